@@ -1,0 +1,450 @@
+"""Parsing, the exp-space number model, and exact decimal formatting.
+
+Guarantee: every parser here is **exact** (a float is converted with
+``Fraction(x)``, a decimal string digit for digit; nothing passes through a
+rounded decimal); every formatter rounds **outward** in the direction its name
+says.
+
+The number model (``../shared/DESIGN.md``; ``docs/engines.md``): the engines
+work in *exp-space*, ``w = e^eps``. An :class:`ExpNum` is a positive real known
+exactly through a finite description:
+
+* :class:`RatExp` ``q * e^r`` with rational ``q > 0`` and rational ``r``. It covers
+  a mechanism given by ``exp_eps = q`` (``r = 0``) and one given by ``eps = r``
+  (``q = 1``). Equality of two such numbers is decidable exactly: by the
+  Lindemann-Weierstrass theorem ``e^r`` is transcendental for rational
+  ``r != 0``, so ``q1 e^r1 = q2 e^r2`` iff ``q1 = q2`` and ``r1 = r2``; any other
+  comparison is decided by ball arithmetic at rising precision, which must
+  terminate because the two numbers differ.
+* :class:`Root` ``n^(1/D)`` for a positive rational ``n`` (the Murtagh-Vadhan
+  reductions, Definitions 4.6-4.8). Comparisons of products of D-th roots with a
+  common D are decided by comparing rationals, never by floating point.
+* :class:`Computable` a real given only by a function returning an arb
+  enclosure at any precision (e.g. ``r_z`` of Lemma 4.11). Its sign decisions may
+  be undecidable; engines then enclose ``max(x, 0)`` rigorously instead of
+  deciding.
+"""
+
+from __future__ import annotations
+
+import math
+from decimal import Decimal
+from fractions import Fraction
+from numbers import Rational
+from typing import Callable, Iterable, Optional, Sequence
+
+from ._backend import arb, fmpq, workprec
+from .errors import InvalidArgument, PrecisionError
+
+__all__ = [
+    "parse_rational",
+    "ExpNum",
+    "RatExp",
+    "Root",
+    "Computable",
+    "log_sign_of_product",
+    "arb_bounds",
+    "fraction_to_decimal",
+    "fraction_str",
+    "MAXPREC",
+]
+
+#: Upper bound on the working precision (bits) of every adaptive loop.
+MAXPREC = 1 << 17
+
+
+# --------------------------------------------------------------------------
+# Parsing
+
+
+def parse_rational(value: object, name: str, *, expected: str = "a rational number") -> Fraction:
+    """Convert ``value`` to a :class:`Fraction`, exactly.
+
+    Guarantee: exact. Accepts ``int``, ``Fraction`` (and any ``numbers.Rational``,
+    e.g. gmpy2 ``mpq``), finite ``float`` (converted with ``Fraction(x)``, so
+    ``0.1`` becomes ``3602879701896397/36028797018963968``), finite ``Decimal``
+    and strings in decimal or ``p/q`` form (``"0.1"`` is exactly ``1/10``,
+    ``"1e-6"``, ``"1/3"``).
+
+    Raises:
+        InvalidArgument: naming ``name`` for booleans, NaN, infinities, empty or
+            malformed strings and unsupported types.
+
+    Examples:
+        >>> parse_rational("0.1", "eps")
+        Fraction(1, 10)
+        >>> parse_rational(0.5, "eps")
+        Fraction(1, 2)
+    """
+    if isinstance(value, bool):
+        raise InvalidArgument(name, expected, value)
+    if isinstance(value, Fraction):
+        return value
+    if isinstance(value, int):
+        return Fraction(value)
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise InvalidArgument(name, expected + " (finite)", value)
+        return Fraction(value)
+    if isinstance(value, Decimal):
+        if not value.is_finite():
+            raise InvalidArgument(name, expected + " (finite)", str(value))
+        return Fraction(value)
+    if isinstance(value, Rational):
+        return Fraction(int(value.numerator), int(value.denominator))
+    if type(value).__name__ == "fmpq":
+        return Fraction(int(value.p), int(value.q))
+    if type(value).__name__ == "fmpz":
+        return Fraction(int(value))
+    if isinstance(value, str):
+        s = value.strip()
+        if not s or "_" in s or any(c.isspace() for c in s):
+            raise InvalidArgument(name, expected, repr(value))
+        try:
+            if "/" in s:
+                p, q = s.split("/", 1)
+                if "/" in q or "." in p + q or "e" in (p + q).lower():
+                    raise ValueError
+                num, den = int(p), int(q)
+                if den == 0:
+                    raise InvalidArgument(name, expected + " (nonzero denominator)", value)
+                return Fraction(num, den)
+            d = Decimal(s)
+        except InvalidArgument:
+            raise
+        except (ValueError, ArithmeticError):
+            raise InvalidArgument(name, expected, repr(value)) from None
+        if not d.is_finite():
+            raise InvalidArgument(name, expected + " (finite)", repr(value))
+        return Fraction(d)
+    raise InvalidArgument(name, expected, f"{value!r} of type {type(value).__name__}")
+
+
+# --------------------------------------------------------------------------
+# Exp-space numbers
+
+
+def _fmpq(x: Fraction) -> fmpq:
+    return fmpq(x.numerator, x.denominator)
+
+
+def _flog_fraction(q: Fraction) -> float:
+    """log of a positive rational, with error a few ulps of max(1, |log q|)."""
+    if q.numerator == q.denominator:
+        return 0.0
+    try:
+        f = float(q)  # correctly rounded
+    except OverflowError:
+        f = math.inf
+    if 1e-300 < f < 1e300:
+        return math.log(f)
+    return math.log(q.numerator) - math.log(q.denominator)
+
+
+class ExpNum:
+    """A positive real number in exp-space (``w = e^eps``); see the module docstring."""
+
+    __slots__ = ()
+
+    def arb(self, prec: int) -> arb:
+        """Enclosure at working precision ``prec`` bits. Guarantee: enclosure."""
+        raise NotImplementedError
+
+    def flog(self) -> float:
+        """Approximate natural logarithm (float). Guarantee: approximate."""
+        raise NotImplementedError
+
+    def exact(self) -> Optional[Fraction]:
+        """The value as a Fraction when it is rational and known so, else None."""
+        return None
+
+    def log_exact(self) -> Optional[Fraction]:
+        """``log(value)`` as a Fraction when that is rational and known so, else None."""
+        return None
+
+    def is_one(self) -> bool:
+        return False
+
+
+class RatExp(ExpNum):
+    """``q * e^r`` with rational ``q > 0`` and rational ``r`` (exact description)."""
+
+    __slots__ = ("q", "r")
+
+    def __init__(self, q: Fraction = Fraction(1), r: Fraction = Fraction(0)):
+        if q <= 0:
+            raise InvalidArgument("q", "a positive rational", q)
+        self.q = Fraction(q)
+        self.r = Fraction(r)
+
+    @classmethod
+    def from_eps(cls, eps: Fraction) -> "RatExp":
+        return cls(Fraction(1), Fraction(eps))
+
+    @classmethod
+    def from_exp(cls, w: Fraction) -> "RatExp":
+        return cls(Fraction(w), Fraction(0))
+
+    def arb(self, prec: int) -> arb:
+        with workprec(prec):
+            v = arb(_fmpq(self.q)) if self.q != 1 else arb(1)
+            if self.r:
+                v = v * arb(_fmpq(self.r)).exp()
+            return v
+
+    def flog(self) -> float:
+        return _flog_fraction(self.q) + float(self.r)
+
+    def exact(self) -> Optional[Fraction]:
+        return self.q if self.r == 0 else None
+
+    def log_exact(self) -> Optional[Fraction]:
+        return self.r if self.q == 1 else None
+
+    def is_one(self) -> bool:
+        return self.q == 1 and self.r == 0
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, RatExp) and self.q == other.q and self.r == other.r
+
+    def __hash__(self) -> int:
+        return hash((RatExp, self.q, self.r))
+
+    def __repr__(self) -> str:
+        if self.r == 0:
+            return f"RatExp({self.q})"
+        if self.q == 1:
+            return f"exp({self.r})"
+        return f"RatExp({self.q}*exp({self.r}))"
+
+
+class Root(ExpNum):
+    """``n^(1/D)`` for a positive rational ``n`` and a positive integer ``D``."""
+
+    __slots__ = ("n", "D")
+
+    def __init__(self, n: Fraction, D: int):
+        n = Fraction(n)
+        if n <= 0:
+            raise InvalidArgument("n", "a positive rational", n)
+        if int(D) != D or D < 1:
+            raise InvalidArgument("D", "a positive integer", D)
+        self.n = n
+        self.D = int(D)
+
+    def arb(self, prec: int) -> arb:
+        with workprec(prec):
+            v = arb(_fmpq(self.n))
+            return v if self.D == 1 else v.root(self.D)
+
+    def flog(self) -> float:
+        return _flog_fraction(self.n) / self.D
+
+    def exact(self) -> Optional[Fraction]:
+        if self.D == 1:
+            return self.n
+        from gmpy2 import iroot
+
+        p, ok1 = iroot(self.n.numerator, self.D)
+        q, ok2 = iroot(self.n.denominator, self.D)
+        return Fraction(int(p), int(q)) if ok1 and ok2 else None
+
+    def is_one(self) -> bool:
+        return self.n == 1
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Root) and self.n ** other.D == other.n ** self.D
+
+    def __hash__(self) -> int:
+        e = self.exact()
+        return hash((Root, e)) if e is not None else hash((Root, self.n, self.D))
+
+    def __repr__(self) -> str:
+        return f"Root({self.n}, {self.D})"
+
+
+class Computable(ExpNum):
+    """A positive real given by an enclosure function ``fn(prec) -> arb``.
+
+    ``fn`` must return a ball that contains the true value at every precision
+    and whose radius tends to 0 as ``prec`` grows. Comparisons involving a
+    Computable may be undecidable; engines then enclose ``max(x, 0)`` instead.
+    """
+
+    __slots__ = ("fn", "label", "_flog")
+
+    def __init__(self, fn: Callable[[int], arb], label: str = "computable"):
+        self.fn = fn
+        self.label = label
+        with workprec(64):
+            m = fn(64).mid()
+        self._flog = math.log(float(m)) if float(m) > 0 else float("-inf")
+
+    def arb(self, prec: int) -> arb:
+        with workprec(prec):
+            return self.fn(prec)
+
+    def flog(self) -> float:
+        return self._flog
+
+    def __repr__(self) -> str:
+        return f"Computable({self.label})"
+
+
+def log_sign_of_product(factors: Iterable[tuple[ExpNum, int]], *, maxprec: int = MAXPREC) -> Optional[int]:
+    """Sign of ``log(prod x^e)`` over ``factors`` (pairs ``(x, e)``, integer e).
+
+    Guarantee: exact when it returns -1, 0 or 1. Returns ``None`` only when the
+    factors mix kinds (a :class:`Computable`, or roots and exponentials) and ball
+    arithmetic could not decide up to ``maxprec`` bits.
+
+    All :class:`RatExp` factors: the product is ``q e^r``; ``0`` iff ``q = 1`` and
+    ``r = 0`` (Lindemann-Weierstrass), otherwise decided by rising precision.
+    All :class:`Root` factors: the product's ``L``-th power (``L`` the lcm of the
+    ``D``) is a rational, compared with 1 exactly.
+    """
+    factors = [(x, int(e)) for x, e in factors if e != 0 and not x.is_one()]
+    if not factors:
+        return 0
+    # Fast path: the float sum of e*log(x) carries an absolute error below
+    # 1e-15 * sum|e log x| (a few ulps per term); outside a margin a million
+    # times larger the float sign is the true sign.
+    fl = [e * x.flog() for x, e in factors]
+    approx = math.fsum(fl)
+    margin = 1e-9 * (1.0 + math.fsum(abs(v) for v in fl))
+    if approx > margin:
+        return 1
+    if approx < -margin:
+        return -1
+    if all(isinstance(x, RatExp) for x, _ in factors):
+        q = Fraction(1)
+        r = Fraction(0)
+        for x, e in factors:
+            q *= x.q ** e
+            r += e * x.r
+        if r == 0:
+            return (q > 1) - (q < 1)
+        if q == 1:
+            return (r > 0) - (r < 0)
+        if (q > 1) == (r > 0):
+            return 1 if q > 1 else -1
+        # q e^r != 1 here, so rising precision terminates.
+        s = _arb_sign(lambda p: arb(_fmpq(q)).log() + arb(_fmpq(r)), maxprec, must=True)
+        return s
+    if all(isinstance(x, Root) for x, _ in factors):
+        L = 1
+        for x, _ in factors:
+            L = L * x.D // math.gcd(L, x.D)
+        v = Fraction(1)
+        for x, e in factors:
+            v *= x.n ** (e * (L // x.D))
+        return (v > 1) - (v < 1)
+
+    def f(p: int) -> arb:
+        s = arb(0)
+        for x, e in factors:
+            s += e * x.arb(p).log()
+        return s
+
+    return _arb_sign(f, maxprec, must=False)
+
+
+def _arb_sign(fn: Callable[[int], arb], maxprec: int, *, must: bool) -> Optional[int]:
+    prec = 64
+    while prec <= maxprec:
+        with workprec(prec):
+            v = fn(prec)
+            if v > 0:
+                return 1
+            if v < 0:
+                return -1
+        prec *= 2
+    if must:
+        raise PrecisionError(f"sign undecided at maxprec={maxprec} bits (values differ by less than 2^-{maxprec})")
+    return None
+
+
+# --------------------------------------------------------------------------
+# Enclosure endpoints and decimal formatting
+
+
+def arb_bounds(x: arb) -> tuple[Fraction, Fraction]:
+    """Exact rational endpoints ``(lo, hi)`` of a ball. Guarantee: exact.
+
+    Raises:
+        PrecisionError: the ball is not finite.
+    """
+    if not x.is_finite():
+        raise PrecisionError("enclosure is not finite (increase precision)")
+
+    def frac(b: arb) -> Fraction:
+        m, e = b.man_exp()
+        m, e = int(m), int(e)
+        return Fraction(m * (1 << e)) if e >= 0 else Fraction(m, 1 << -e)
+
+    return frac(x.lower()), frac(x.upper())
+
+
+def fraction_str(x: Fraction) -> str:
+    """``"p/q"`` or ``"p"`` for an exact rational."""
+    return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
+
+
+def fraction_to_decimal(x: Fraction, digits: int, rounding: str) -> str:
+    """Decimal string of ``x`` with ``digits`` significant digits.
+
+    Guarantee: ``rounding="down"`` gives a string whose value is ``<= x``,
+    ``"up"`` one whose value is ``>= x`` (both exact to the last digit); an exact
+    decimal is printed exactly when it fits.
+    """
+    if rounding not in ("down", "up"):
+        raise ValueError("rounding must be 'down' or 'up'")
+    if x == 0:
+        return "0"
+    neg = x < 0
+    a = -x if neg else x
+    # e = floor(log10(a)), exactly
+    e = len(str(a.numerator)) - len(str(a.denominator))
+    if Fraction(10) ** e > a:
+        e -= 1
+    elif Fraction(10) ** (e + 1) <= a:
+        e += 1
+    shift = digits - 1 - e
+    scaled = a * Fraction(10) ** shift
+    down = (rounding == "down") != neg  # magnitude rounding direction
+    m = scaled.numerator // scaled.denominator
+    if not down and m * scaled.denominator != scaled.numerator:
+        m += 1
+    # value = m * 10^-shift
+    s = str(m)
+    if len(s) > digits:  # carried into a new digit (e.g. 9.99 -> 10.0)
+        pass
+    # strip trailing zeros of the integer mantissa
+    stripped = s.rstrip("0")
+    zeros = len(s) - len(stripped)
+    if not stripped:
+        return "0"
+    mant, exp10 = stripped, zeros - shift
+    # render as plain decimal when the exponent is moderate, else scientific
+    ndig = len(mant)
+    point = ndig + exp10  # position of decimal point from the left of mant
+    if -6 <= point <= 40:
+        if exp10 >= 0:
+            out = mant + "0" * exp10
+        elif point > 0:
+            out = mant[:point] + "." + mant[point:]
+        else:
+            out = "0." + "0" * (-point) + mant
+    else:
+        out = mant[0] + ("." + mant[1:] if ndig > 1 else "") + f"e{point - 1:+d}"
+    return ("-" + out) if neg else out
+
+
+def check_decimal_roundtrip(x: Fraction, s: str, rounding: str) -> bool:
+    """True when the decimal string ``s`` lies on the promised side of ``x``."""
+    v = Fraction(Decimal(s))
+    return v <= x if rounding == "down" else v >= x
+
+
+def product_flog(items: Sequence[ExpNum]) -> float:
+    return math.fsum(x.flog() for x in items)

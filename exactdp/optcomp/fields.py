@@ -1,0 +1,171 @@
+"""Arithmetic "fields" the S(t) kernels run in (the lower layer, STYLE.md item 5).
+
+Each S(t) algorithm is written once, generically, and run in one of:
+
+* :class:`ExactField`   gmpy2 ``mpq``; every operation exact; every sign decided.
+* :class:`ArbField`     Arb balls at a fixed working precision; every result an
+  enclosure; ``sign`` returns ``None`` when a ball straddles 0.
+* :class:`MpfField`     mpmath ``mpf`` at a fixed precision; approximate.
+
+A kernel needs: ``embed`` (an exp-space number into the field), ``rational``,
+``pos`` (``max(x, 0)``: exact, or a rigorous enclosure of it), ``sign``
+(three-valued for balls), ``polyval`` (integer-coefficient polynomial at a
+point) and ordinary ``+ - * /`` on elements.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Optional, Sequence
+
+import mpmath
+
+from .._backend import arb, arb_poly, fmpq, fmpz_poly, mpq, workprec
+from ..errors import NotExact
+from ..numbers import Computable, ExpNum, RatExp, Root
+
+__all__ = ["ExactField", "ArbField", "MpfField", "Field"]
+
+
+class Field:
+    name = "abstract"
+    exact = False
+
+    def embed(self, x: ExpNum):
+        raise NotImplementedError
+
+    def rational(self, q: Fraction):
+        raise NotImplementedError
+
+    def pos(self, x):
+        raise NotImplementedError
+
+    def sign(self, x) -> Optional[int]:
+        raise NotImplementedError
+
+    def polyval(self, coeffs: Sequence[int], x):
+        """``sum_j coeffs[j] * x**j``."""
+        raise NotImplementedError
+
+    def to_float(self, x) -> float:
+        raise NotImplementedError
+
+
+class ExactField(Field):
+    """Exact rational arithmetic (gmpy2 ``mpq``). Guarantee: exact."""
+
+    name = "exact"
+    exact = True
+
+    def embed(self, x: ExpNum):
+        v = x.exact()
+        if v is None:
+            raise NotExact(
+                "eps / exp_eps",
+                "exactly representable for the exact engine: e^eps must be rational",
+                repr(x),
+                hint="give exp_eps as a rational, or use engine='certified'",
+            )
+        return mpq(v.numerator, v.denominator)
+
+    def rational(self, q: Fraction):
+        return mpq(q.numerator, q.denominator)
+
+    def pos(self, x):
+        return x if x > 0 else mpq(0)
+
+    def sign(self, x) -> int:
+        return (x > 0) - (x < 0)
+
+    def polyval(self, coeffs: Sequence[int], x):
+        if not coeffs:
+            return mpq(0)
+        v = fmpz_poly(list(coeffs))(fmpq(int(x.numerator), int(x.denominator)))
+        return mpq(int(v.p), int(v.q))
+
+    def to_float(self, x) -> float:
+        return float(x)
+
+    def to_fraction(self, x) -> Fraction:
+        return Fraction(int(x.numerator), int(x.denominator))
+
+
+class ArbField(Field):
+    """Arb ball arithmetic at ``prec`` bits. Guarantee: enclosure.
+
+    Callers run kernels inside ``workprec(field.prec)``.
+    """
+
+    name = "certified"
+
+    def __init__(self, prec: int):
+        self.prec = int(prec)
+
+    def embed(self, x: ExpNum):
+        return x.arb(self.prec)
+
+    def rational(self, q: Fraction):
+        return arb(fmpq(q.numerator, q.denominator))
+
+    def pos(self, x):
+        return x.nonnegative_part()
+
+    def sign(self, x) -> Optional[int]:
+        if x > 0:
+            return 1
+        if x < 0:
+            return -1
+        if x.is_zero():
+            return 0
+        return None
+
+    def polyval(self, coeffs: Sequence[int], x):
+        if not coeffs:
+            return arb(0)
+        return arb_poly(fmpz_poly(list(coeffs)))(x)
+
+    def to_float(self, x) -> float:
+        return float(x.mid())
+
+
+class MpfField(Field):
+    """mpmath ``mpf`` at ``prec`` bits. Guarantee: approximate (no error bound).
+
+    Callers run kernels inside ``mpmath.workprec(field.prec)``.
+    """
+
+    name = "float"
+
+    def __init__(self, prec: int = 53):
+        self.prec = int(prec)
+
+    def embed(self, x: ExpNum):
+        if isinstance(x, RatExp):
+            v = mpmath.mpf(x.q.numerator) / x.q.denominator
+            if x.r:
+                v *= mpmath.exp(mpmath.mpf(x.r.numerator) / x.r.denominator)
+            return v
+        if isinstance(x, Root):
+            return mpmath.root(mpmath.mpf(x.n.numerator) / x.n.denominator, x.D)
+        m, e = x.arb(self.prec + 20).mid().man_exp()
+        return mpmath.mpf((int(m), int(e)))
+
+    def rational(self, q: Fraction):
+        return mpmath.mpf(q.numerator) / q.denominator
+
+    def pos(self, x):
+        return x if x > 0 else mpmath.mpf(0)
+
+    def sign(self, x) -> int:
+        return (x > 0) - (x < 0)
+
+    def polyval(self, coeffs: Sequence[int], x):
+        if not coeffs:
+            return mpmath.mpf(0)
+        acc = mpmath.mpf(0)
+        for c in reversed(coeffs):
+            acc = acc * x + c
+        return acc
+
+    def to_float(self, x) -> float:
+        return float(x)
