@@ -413,14 +413,13 @@ def fraction_to_decimal(x: Fraction, digits: int, rounding: str) -> str:
     scaled = a * Fraction(10) ** shift
     down = (rounding == "down") != neg  # magnitude rounding direction
     m = scaled.numerator // scaled.denominator
-    if not down and m * scaled.denominator != scaled.numerator:
+    inexact = m * scaled.denominator != scaled.numerator
+    if not down and inexact:
         m += 1
-    # value = m * 10^-shift
+    # value = m * 10^-shift; an exact value drops its trailing zeros, a rounded
+    # one keeps all `digits` significant digits
     s = str(m)
-    if len(s) > digits:  # carried into a new digit (e.g. 9.99 -> 10.0)
-        pass
-    # strip trailing zeros of the integer mantissa
-    stripped = s.rstrip("0")
+    stripped = s.rstrip("0") if not inexact else s
     zeros = len(s) - len(stripped)
     if not stripped:
         return "0"

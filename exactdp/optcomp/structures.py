@@ -547,7 +547,11 @@ def choose_structure(ws: Sequence[ExpNum], method: str = "auto") -> Structure:
             raise CostTooHigh(
                 "method",
                 f"brute force over 2^{k} = {_fmt(2.0 ** k)} subsets is refused (limit k <= {MAX_BRUTE_K}); "
-                f"use method='auto' or 'mitm' (about {_fmt(2.0 ** (k / 2) * k)} operations)",
+                + (
+                    f"use method='mitm' (about {_fmt(2.0 ** (k / 2) * k)} operations) or 'auto'"
+                    if k <= MAX_MITM_K
+                    else "use method='auto' (lattice or homogeneous for rational eps) or the approximation (exactdp approx)"
+                ),
             )
         return Grouped([(x, 1) for x in ws], "brute")
     if method == "mitm":
