@@ -1,0 +1,41 @@
+"""Shared pytest configuration: Hypothesis profiles.
+
+``dev`` (default) runs few examples for a fast edit-test loop; ``ci`` (selected
+by the environment variable ``CI=true``, as set by most CI services) runs more;
+``full`` (``EXACTDP_SLOW=full``) runs a thousand examples per property, for a
+long hunt.
+Neither has a deadline: exact rational arithmetic has heavy-tailed timings, and
+a deadline would turn a slow example into a spurious failure.
+"""
+
+import os
+
+from hypothesis import HealthCheck, settings
+
+settings.register_profile(
+    "dev",
+    max_examples=20,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.register_profile(
+    "ci",
+    max_examples=100,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+    print_blob=True,
+)
+settings.register_profile(
+    "full",
+    max_examples=1000,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+    print_blob=True,
+)
+
+if os.environ.get("EXACTDP_SLOW", "").lower() == "full":
+    settings.load_profile("full")
+elif os.environ.get("CI", "").lower() == "true":
+    settings.load_profile("ci")
+else:
+    settings.load_profile("dev")
