@@ -1,0 +1,258 @@
+"""Rigorous decisions on third-party privacy claims.
+
+"These mechanisms compose to (eps, delta)-DP" is true exactly when the least
+``delta_g`` at ``eps_g = eps`` (Murtagh-Vadhan Theorem 1.5, the same under
+adaptive composition by their Theorem 3.4) is at most ``delta``; equivalently
+when ``OptComp(delta) <= eps``. :func:`certify` decides this from an exact value
+or from a rigorous enclosure, never from a floating-point estimate: an
+enclosure that straddles the claim is refined (more digits), and when even that
+cannot decide (a tie that ball arithmetic cannot see, or a cost bound) it
+raises :class:`Undecided` instead of guessing.
+
+Use it to check the numbers of other accountants (dp_accounting, prv_accountant,
+Opacus' RDP accountant): their ``(eps, delta)`` is a claim about the *optimal*
+composition only if it is at least the true value; ``margin`` says by how much.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Optional, Union
+
+from .errors import CostTooHigh, InvalidArgument, PrecisionError
+from .mechanisms import parse_delta, parse_eps, validate_mechanisms
+from .numbers import RatExp, fraction_str, fraction_to_decimal, parse_rational
+
+__all__ = ["certify", "Certificate", "Undecided"]
+
+Number = Union[Fraction, float]
+
+
+class Undecided(PrecisionError):
+    """A claim could not be decided rigorously within the escalation bounds.
+
+    The message gives the best enclosure reached; nothing is guessed.
+    """
+
+
+@dataclass(frozen=True)
+class Certificate:
+    """A rigorous verdict on the claim "the composition is (eps, delta)-DP".
+
+    ``delta_lower <= delta_g(claim_eps) <= delta_upper`` and
+    ``eps_lower <= OptComp(claim_delta) <= eps_upper`` hold rigorously;
+    ``holds`` is True iff ``delta_g(claim_eps) <= claim_delta``.
+    """
+
+    holds: bool
+    claim_eps: Optional[Fraction]
+    claim_exp_eps: Optional[Fraction]
+    claim_delta: Fraction
+    delta_lower: Fraction
+    delta_upper: Fraction
+    eps_lower: Number
+    eps_upper: Number
+    eps_infinite: bool
+    eps_exp_exact: Optional[Fraction]
+    eps_exact: Optional[Fraction]
+    decided_by: str
+    engine: str
+    method: str
+    k: int
+    digits: int
+
+    @property
+    def claim_eps_bounds(self) -> tuple[Fraction, Fraction]:
+        if self.claim_eps is not None:
+            return self.claim_eps, self.claim_eps
+        from .approx import _log_enclosure_of_rational
+
+        return _log_enclosure_of_rational(self.claim_exp_eps, 30)  # type: ignore[arg-type]
+
+    def delta_margin(self) -> tuple[Fraction, Fraction]:
+        """``claim_delta - delta_g(claim_eps)`` as ``(lower, upper)``; >= 0 iff the claim holds."""
+        return self.claim_delta - self.delta_upper, self.claim_delta - self.delta_lower
+
+    def eps_margin(self) -> tuple[Number, Number]:
+        """``claim_eps - OptComp(claim_delta)`` as ``(lower, upper)``; >= 0 iff the claim holds."""
+        if self.eps_infinite:
+            return -math.inf, -math.inf
+        if self.claim_eps is not None and self.eps_exact is not None:
+            m = self.claim_eps - self.eps_exact
+            return m, m
+        if self.claim_exp_eps is not None and self.eps_exp_exact is not None:
+            from .approx import _log_enclosure_of_rational
+
+            q = self.claim_exp_eps / self.eps_exp_exact
+            return _log_enclosure_of_rational(q, 30) if q != 1 else (Fraction(0), Fraction(0))
+        elo, ehi = self.claim_eps_bounds
+        return elo - self.eps_upper, ehi - self.eps_lower  # type: ignore[operator]
+
+    def to_dict(self, digits: int = 30) -> dict:
+        def enc(lo, hi, exact: bool = True):
+            if lo == hi and isinstance(lo, Fraction) and exact:
+                return {"exact": fraction_str(lo), "lower": fraction_to_decimal(lo, digits, "down"), "upper": fraction_to_decimal(hi, digits, "up")}
+            return {"lower": _dec(lo, digits, "down"), "upper": _dec(hi, digits, "up")}
+
+        dml, dmu = self.delta_margin()
+        eml, emu = self.eps_margin()
+        return {
+            "holds": self.holds,
+            "claim": {
+                "eps": fraction_str(self.claim_eps) if self.claim_eps is not None else None,
+                "exp_eps": fraction_str(self.claim_exp_eps) if self.claim_exp_eps is not None else None,
+                "delta": fraction_str(self.claim_delta),
+            },
+            "delta_at_claim_eps": enc(self.delta_lower, self.delta_upper),
+            "optimal_eps": {"lower": "inf", "upper": "inf"} if self.eps_infinite else enc(self.eps_lower, self.eps_upper),
+            "margin": {
+                "delta": {"lower": _dec(dml, digits, "down"), "upper": _dec(dmu, digits, "up")},
+                "eps": {"lower": _dec(eml, digits, "down"), "upper": _dec(emu, digits, "up")},
+            },
+            "decided_by": self.decided_by,
+            "engine": self.engine,
+            "method": self.method,
+            "k": self.k,
+            "digits": self.digits,
+        }
+
+
+def _dec(x: Number, digits: int, rounding: str) -> str:
+    if isinstance(x, float):
+        return "inf" if x > 0 else "-inf"
+    return fraction_to_decimal(x, digits, rounding)
+
+
+def certify(
+    mechanisms,
+    claim_eps: object = None,
+    claim_delta: object = 0,
+    *,
+    claim_exp_eps: object = None,
+    method: str = "auto",
+    digits: int = 15,
+    max_digits: int = 960,
+    max_degree: int = 4_000_000,
+) -> Certificate:
+    """Decide rigorously whether the composition of ``mechanisms`` is ``(claim_eps, claim_delta)``-DP.
+
+    The decision compares ``delta_g(claim_eps)`` (exact, or a certified
+    enclosure) with ``claim_delta``. A straddling enclosure is refined: the
+    digits are multiplied by 4 up to ``max_digits``. When the exact engines
+    refuse the cost (``CostTooHigh``: many incommensurable eps_i), the lattice
+    sandwich of :func:`exactdp.approx.delta_bounds` is used, refined until the
+    claim is decided or the lattice degree exceeds ``max_degree``. The optimal
+    eps at ``claim_delta`` is reported beside the verdict (to ``digits``).
+
+    Guarantee: exact decision. ``holds`` is never a guess; ties
+    (``delta_g(claim_eps) = claim_delta`` exactly) count as holding when they
+    can be proved, and raise :class:`Undecided` when they cannot.
+
+    Parameters:
+        mechanisms: iterable of :class:`~exactdp.Mechanism`.
+        claim_eps: claimed eps (rational >= 0), or
+        claim_exp_eps: claimed ``e^eps`` (rational >= 1).
+        claim_delta: claimed delta in ``[0, 1)``.
+        method: S(t) algorithm for the exact / certified engines.
+        digits: significant digits of the reported enclosures.
+        max_digits: bound of the refinement.
+        max_degree: bound of the lattice sandwich.
+
+    Raises:
+        InvalidArgument: bad mechanisms or claim (named, with the valid range).
+        Undecided: the enclosure still straddled the claim at the bounds.
+
+    Examples:
+        >>> from exactdp import mechanisms
+        >>> c = certify(mechanisms(exp_eps=[2, 2]), claim_exp_eps=2, claim_delta="2/9")  # delta_g(ln 2) = 2/9 exactly
+        >>> c.holds, c.delta_lower == c.delta_upper == Fraction(2, 9)
+        (True, True)
+        >>> certify(mechanisms(eps=["0.1"], k=100), "5", "1e-6").holds   # OptComp(1e-6) = 4.7745...
+        True
+
+    References:
+        Murtagh-Vadhan Theorem 1.5 (and 3.4 for adaptive composition).
+    """
+    from .approx import delta_bounds, optcomp_bounds
+    from .optcomp import composed_delta, optcomp
+
+    ms = validate_mechanisms(mechanisms)
+    if (claim_eps is None) == (claim_exp_eps is None):
+        raise InvalidArgument("claim_eps / claim_exp_eps", "given, exactly one of the two", None)
+    E = parse_eps(claim_eps, "claim_eps") if claim_eps is not None else None
+    T = None
+    if claim_exp_eps is not None:
+        T = parse_rational(claim_exp_eps, "claim_exp_eps", expected="a rational number >= 1")
+        if T < 1:
+            raise InvalidArgument("claim_exp_eps", "a rational number >= 1", claim_exp_eps)
+    D = parse_delta(claim_delta, "claim_delta")
+    for name, v, lo in (("digits", digits, 1), ("max_digits", max_digits, 1), ("max_degree", max_degree, 1)):
+        if isinstance(v, bool) or not isinstance(v, int) or v < lo:
+            raise InvalidArgument(name, f"an integer >= {lo}", v)
+    max_digits = max(max_digits, digits)
+    k = len(ms)
+    kw = {"eps_g": E} if E is not None else {"exp_eps_g": T}
+
+    holds: Optional[bool] = None
+    try:
+        d = digits
+        while True:
+            r = composed_delta(ms, **kw, engine="auto", method=method, digits=d)  # type: ignore[arg-type]
+            if r.upper <= D:
+                holds = True
+            elif r.lower > D:
+                holds = False
+            if holds is not None:
+                break
+            if d >= max_digits:
+                raise Undecided(
+                    f"claim undecided: delta_g at the claimed eps lies in [{fraction_to_decimal(r.lower, d, 'down')}, "
+                    f"{fraction_to_decimal(r.upper, d, 'up')}], which contains the claimed delta {fraction_str(D)} "
+                    f"(refined to {d} digits)"
+                )
+            d = min(4 * d, max_digits)
+        dlo, dhi = r.lower, r.upper
+        engine, meth = r.engine, r.method
+        decided_by = "exact value" if r.exact is not None else f"certified enclosure ({d} digits)"
+    except CostTooHigh:
+        def stop(lo, hi):
+            return hi <= D or lo > D
+
+        b = delta_bounds(ms, **kw, width=Fraction(1, 10**digits), max_degree=max_degree, digits=max(digits, 20), stop=stop)  # type: ignore[arg-type]
+        if b.upper <= D:
+            holds = True
+        elif b.lower > D:
+            holds = False
+        else:
+            raise Undecided(
+                f"claim undecided: the lattice sandwich (degree {b.degree}) bounds delta_g at the claimed eps by "
+                f"[{fraction_to_decimal(b.lower, 12, 'down')}, {fraction_to_decimal(b.upper, 12, 'up')}], "
+                f"which contains the claimed delta {fraction_str(D)}; raise max_degree"
+            )
+        dlo, dhi = b.lower, b.upper
+        engine, meth = "certified", "lattice sandwich"
+        decided_by = f"lattice sandwich (eps0 = {fraction_str(b.eps0)}, degree {b.degree})"  # type: ignore[arg-type]
+
+    # the optimal eps at the claimed delta, for the report
+    try:
+        o = optcomp(ms, D, engine="auto", method=method, digits=digits)
+        elo, ehi, einf, eexp, eex = o.lower, o.upper, o.infinite, o.exp_exact, o.exact
+    except CostTooHigh:
+        # the sandwich converges linearly in eps0: report to ~6 digits, within a bounded cost
+        ob = optcomp_bounds(ms, D, width=Fraction(1, 10 ** min(digits, 6)), max_degree=min(max_degree, 1_000_000), digits=max(digits, 20))
+        elo, ehi, einf, eexp, eex = ob.lower, ob.upper, ob.infinite, None, None
+    # both sides must agree (Theorem 1.5: delta_g(E) <= D iff OptComp(D) <= E)
+    E_lo, E_hi = (E, E) if E is not None else _log_bounds(T)  # type: ignore[arg-type]
+    if holds and (einf or elo > E_hi):  # pragma: no cover - would be a bug
+        raise PrecisionError("internal inconsistency: the claim holds but OptComp(claim_delta) exceeds claim_eps")
+    if not holds and not einf and ehi < E_lo:  # pragma: no cover
+        raise PrecisionError("internal inconsistency: the claim fails but OptComp(claim_delta) is below claim_eps")
+    return Certificate(bool(holds), E, T, D, dlo, dhi, elo, ehi, einf, eexp, eex, decided_by, engine, meth, k, digits)
+
+
+def _log_bounds(t: Fraction) -> tuple[Fraction, Fraction]:
+    from .approx import _log_enclosure_of_rational
+
+    return _log_enclosure_of_rational(t, 30)
