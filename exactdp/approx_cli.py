@@ -1,0 +1,181 @@
+"""``exactdp approx`` (Murtagh-Vadhan Theorem 1.7) and ``exactdp certify``.
+
+Exit status: 0 when the answer was computed (for ``certify``: the claim was
+decided, holding or not; with ``--exit-code`` a failing claim exits 1);
+2 on bad input; 3 when ``certify`` could not decide the claim rigorously
+within its escalation bounds (nothing is guessed).
+"""
+
+from __future__ import annotations
+
+import sys
+
+from .cli_common import add_mechanism_args, describe_mechs, emit_json, mechanisms_from_args, positive_int
+from .numbers import fraction_str, fraction_to_decimal
+
+
+def register(sub) -> None:
+    from .approx import FORMS
+
+    p = sub.add_parser(
+        "approx",
+        help="approximate OptComp with a certified guarantee (Murtagh-Vadhan Thm 1.7)",
+        description=(
+            "Theorem 1.7: eps* with OptComp(delta_g) <= eps* <= OptComp(e^(-eta/2) delta_g) + eta, "
+            "from the eps_i rounded to multiples of eta/k; eps* is printed as a rigorous enclosure, "
+            "beside rigorous bounds on the true OptComp(delta_g)."
+        ),
+    )
+    add_mechanism_args(p)
+    p.add_argument("--delta-g", metavar="D", required=True, help="global delta, in [0, 1)")
+    g = p.add_mutually_exclusive_group(required=True)
+    g.add_argument("--eta", metavar="H", help="additive error parameter eta > 0 (lattice eps0 = eta/k)")
+    g.add_argument("--exp-base", metavar="U", help="exp-space lattice base u > 1 (rational; eta = k ln u, exact arithmetic)")
+    p.add_argument(
+        "--variant",
+        choices=["up", "completion"],
+        default="up",
+        help="up: OptComp of the eps_i rounded up (default, tightest); completion: "
+        "OptComp(rounded down, e^(-eta/2) delta_g) + eta (see docs/errata.md)",
+    )
+    p.add_argument("--form", choices=FORMS, default="fast", help="fast: count polynomial + exact inverse (default); proof: binary search over Lemma 5.2 decisions")
+    p.add_argument("--no-bounds", action="store_true", help="skip the rigorous bounds on the true OptComp (saves one lattice computation)")
+    p.add_argument("--digits", type=positive_int("--digits"), default=20, help="significant digits (default 20)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=run_approx)
+
+    p = sub.add_parser(
+        "certify",
+        help="decide rigorously whether a composition is (eps, delta)-DP",
+        description=(
+            "Decide rigorously whether the composition is (E, D)-DP, i.e. whether its least delta at eps = E "
+            "is <= D. Use it to check the output of another accountant. Exit status 0 when decided "
+            "(either way; --exit-code makes a failing claim exit 1), 3 when undecided, 2 on bad input."
+        ),
+    )
+    add_mechanism_args(p)
+    g = p.add_mutually_exclusive_group(required=True)
+    g.add_argument("--claim-eps", metavar="E", help="claimed eps (rational >= 0; a float's decimal digits are taken exactly)")
+    g.add_argument("--claim-exp-eps", metavar="T", help="claimed e^eps (rational >= 1)")
+    p.add_argument("--claim-delta", metavar="D", required=True, help="claimed delta, in [0, 1)")
+    from .optcomp import METHODS
+
+    p.add_argument("--method", choices=METHODS, default="auto", help="S(t) algorithm (default: cheapest applicable)")
+    p.add_argument("--digits", type=positive_int("--digits"), default=15, help="significant digits of the reported enclosures (default 15)")
+    p.add_argument("--max-digits", type=positive_int("--max-digits"), default=960, help="refinement bound (default 960 digits)")
+    p.add_argument("--exit-code", action="store_true", help="exit 1 when the claim fails (default: 0 for any decided claim)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=run_certify)
+
+
+# --------------------------------------------------------------------------
+
+
+def _enc(lo, hi, digits: int) -> str:
+    """An enclosure as text; an exact rational is printed exactly (and in decimal)."""
+    if lo == hi and not isinstance(lo, float):
+        dec = fraction_to_decimal(lo, digits, "down")
+        exact_dec = dec == fraction_to_decimal(lo, digits, "up")
+        s = fraction_str(lo)
+        if exact_dec:
+            return f"{dec} (exact)"
+        return f"{s if len(s) <= 60 else s[:40] + '...'} = {dec}... (exact)"
+    a = fraction_to_decimal(lo, digits, "down")
+    b = fraction_to_decimal(hi, digits, "up")
+    return f"[{a}, {b}]"
+
+
+def run_approx(args) -> int:
+    from .approx import theorem17
+
+    ms = mechanisms_from_args(args)
+    kw = {"eta": args.eta} if args.eta is not None else {"exp_base": args.exp_base}
+    r = theorem17(ms, args.delta_g, variant=args.variant, form=args.form, digits=args.digits, **kw)
+    low = None
+    if not args.no_bounds:
+        low = theorem17(ms, args.delta_g, variant="printed", form="fast", digits=args.digits, **kw)
+    if args.json:
+        d = r.to_dict(args.digits)
+        if low is not None:
+            if low.infinite:
+                d["optcomp"] = {"lower": "inf", "upper": "inf", "infinite": True}
+            else:
+                d["optcomp"] = {
+                    "lower": fraction_to_decimal(low.lower, args.digits, "down"),
+                    "upper": "inf" if r.infinite else fraction_to_decimal(r.upper, args.digits, "up"),
+                    "infinite": False,
+                }
+        emit_json(d)
+        return 0
+    print(f"composition: {describe_mechs(ms)}; delta_g = {args.delta_g}")
+    if r.eta is not None:
+        lat = f"eta = {args.eta}, lattice eps0 = eta/k = {fraction_str(r.eps0)}"  # type: ignore[arg-type]
+    else:
+        lat = f"exp-space lattice u = {args.exp_base} (eta = k ln u)"
+    rnd = "eps_i rounded up" if r.variant == "up" else "eps_i rounded down, delta_g scaled by e^(-eta/2), plus eta"
+    print(f"Theorem 1.7 (Murtagh-Vadhan): {lat}; variant {r.variant} ({rnd}); {r.form} form; lattice degree {r.degree}")
+    if r.infinite:
+        print("eps* = inf (the target delta is below 1 - prod(1 - delta_i))")
+    else:
+        ex = f" = {fraction_str(r.exact)}" if r.exact is not None else ""
+        print(f"eps*{ex} in {_enc(r.lower, r.upper, args.digits)}")
+    print("guarantee: OptComp(delta_g) <= eps* <= OptComp(e^(-eta/2) delta_g) + eta")
+    if low is not None:
+        if low.infinite:
+            print("true OptComp(delta_g) = inf")
+        else:
+            hi = "inf" if r.infinite else fraction_to_decimal(r.upper, args.digits, "up")
+            print(f"true OptComp(delta_g) in [{fraction_to_decimal(low.lower, args.digits, 'down')}, {hi}]  (rigorous: eps_i rounded down / eps*)")
+    return 0
+
+
+def run_certify(args) -> int:
+    from .certify import Undecided, certify
+
+    ms = mechanisms_from_args(args)
+    try:
+        c = certify(
+            ms,
+            args.claim_eps,
+            args.claim_delta,
+            claim_exp_eps=args.claim_exp_eps,
+            method=args.method,
+            digits=args.digits,
+            max_digits=args.max_digits,
+        )
+    except Undecided as e:
+        sys.stderr.write(f"exactdp: undecided: {e}\n")
+        return 3
+    fail_status = 1 if (args.exit_code and not c.holds) else 0
+    if args.json:
+        emit_json(c.to_dict(args.digits))
+        return fail_status
+    dg = args.digits
+    eps_txt = args.claim_eps if args.claim_eps is not None else f"ln({args.claim_exp_eps})"
+    print(f"composition: {describe_mechs(ms)}")
+    print(f"claim:       ({eps_txt}, {args.claim_delta})-DP")
+    if c.holds:
+        print(f"verdict:     HOLDS  - the composition is ({eps_txt}, {args.claim_delta})-DP (decided rigorously)")
+    else:
+        print(f"verdict:     FAILS  - the composition is NOT ({eps_txt}, {args.claim_delta})-DP (decided rigorously)")
+    rel = "<=" if c.holds else ">"
+    print(f"  least delta at eps = {eps_txt}: {_enc(c.delta_lower, c.delta_upper, dg)}  {rel} claimed {args.claim_delta}")
+    if c.eps_infinite:
+        print(f"  least eps at delta = {args.claim_delta}: inf (delta is below 1 - prod(1 - delta_i))")
+    else:
+        ln = f"ln({fraction_str(c.eps_exp_exact)}) in " if c.eps_exp_exact not in (None, 1) else ""
+        print(f"  least eps at delta = {args.claim_delta}: {ln}{_enc(c.eps_lower, c.eps_upper, dg)}  {rel} claimed {eps_txt}")
+    dml, dmu = c.delta_margin()
+    eml, emu = c.eps_margin()
+    if c.holds:
+        print(f"  slack: delta by {_mag(dml, dg)}, eps by {_mag(eml, dg)} (at least)")
+    else:
+        print(f"  shortfall: delta exceeds the claim by {_mag(-dmu, dg)}, eps by {_mag(-emu, dg)} (at least)")
+    print(f"  decided by: {c.decided_by}; engine: {c.engine}, method: {c.method}")
+    return fail_status
+
+
+def _mag(x, digits: int) -> str:
+    if isinstance(x, float):
+        return "inf" if x > 0 else "-inf"
+    return fraction_to_decimal(x, min(digits, 6), "down")
