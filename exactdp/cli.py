@@ -26,6 +26,7 @@ from .numbers import fraction_to_decimal
 #: Modules that add subcommands, in help order.
 COMMAND_MODULES = [
     "exactdp.cli",
+    "exactdp.reductions.cli",
     "exactdp.approx_cli",
 ]
 
