@@ -895,6 +895,9 @@ def _scaled_delta_optcomp(ms: Sequence[Mechanism], delta_g: Fraction, scale: Exp
     """
     from .optcomp import optcomp
 
+    if all(m.w.is_one() for m in ms):  # every eps_i = 0: S(t) = 0 for t >= 1
+        P0 = _P([m.delta for m in ms])
+        return _Eps.inf() if _Tau(P0, delta_g, scale).sign() < 0 else _Eps.zero()
     sx = scale.exact()
     if sx is not None:
         r = optcomp(ms, sx * delta_g, engine="auto", digits=digits)
@@ -942,9 +945,11 @@ def lemma53_bound(mechanisms, c: object = None, delta_g: object = 0, *, exp_c: o
             one of c / exp_c, bad delta_g.
 
     Examples:
-        >>> from exactdp import mechanisms
+        >>> from exactdp import mechanisms, optcomp
         >>> lo, hi = lemma53_bound(mechanisms(exp_eps=[2, 3]), delta_g="1/10", exp_c=4)  # e^{-kc/2} = 1/4 exactly
-        >>> float(lo) <= float(hi) < 3.9
+        >>> round(float(hi), 6)   # OptComp((2, 3), 1/40) + ln 16
+        4.513055
+        >>> optcomp(mechanisms(exp_eps=[8, 12]), "1/10").upper <= hi   # the shifted mechanisms
         True
 
     References:
@@ -1275,9 +1280,9 @@ def optcomp_bounds(
         levels += 1
         r_lo = _optcomp_fast(_Lat(u, a_lo), tau, digits)
         r_hi = r_lo if a_hi == a_lo else _optcomp_fast(_Lat(u, a_hi), tau, digits)
-        if r_lo.lower > lo_best:  # type: ignore[operator]
+        if levels == 1 or r_lo.lower > lo_best:  # type: ignore[operator]
             lo_best, ex_lo = r_lo.lower, r_lo.exp_exact
-        if r_hi.upper < hi_best:  # type: ignore[operator]
+        if levels == 1 or r_hi.upper < hi_best:  # type: ignore[operator]
             hi_best, ex_hi = r_hi.upper, r_hi.exp_exact
         last = (e0, ub, sum(a_hi))
         if hi_best - lo_best <= wd:  # type: ignore[operator]

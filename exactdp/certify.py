@@ -23,7 +23,7 @@ from typing import Optional, Union
 
 from .errors import CostTooHigh, InvalidArgument, PrecisionError
 from .mechanisms import parse_delta, parse_eps, validate_mechanisms
-from .numbers import RatExp, fraction_str, fraction_to_decimal, parse_rational
+from .numbers import RatExp, fraction_str, fraction_to_decimal, log_sign_of_product, parse_rational
 
 __all__ = ["certify", "Certificate", "Undecided"]
 
@@ -175,8 +175,8 @@ def certify(
     References:
         Murtagh-Vadhan Theorem 1.5 (and 3.4 for adaptive composition).
     """
-    from .approx import delta_bounds, optcomp_bounds
-    from .optcomp import composed_delta, optcomp
+    from .approx import optcomp_bounds
+    from .optcomp import optcomp
 
     ms = validate_mechanisms(mechanisms)
     if (claim_eps is None) == (claim_exp_eps is None):
@@ -194,6 +194,49 @@ def certify(
     max_digits = max(max_digits, digits)
     k = len(ms)
     kw = {"eps_g": E} if E is not None else {"exp_eps_g": T}
+
+    t_num = RatExp.from_eps(E) if E is not None else RatExp.from_exp(T)  # type: ignore[arg-type]
+    P = Fraction(1)
+    for m in ms:
+        P *= 1 - m.delta
+    above_W = log_sign_of_product([(t_num, 1)] + [(m.w, -1) for m in ms])
+    if above_W is not None and above_W >= 0:
+        # e^eps >= prod w_i: every term of S(t) is <= 0, so delta_g = 1 - prod(1 - delta_i)
+        # exactly. With rational eps_i this is the only case in which delta_g is rational
+        # (docs/approx.md), hence the only tie that ball arithmetic could not resolve.
+        dlo = dhi = 1 - P
+        holds: bool = dhi <= D
+        engine, meth, decided_by = "exact", "S(t) = 0", "exact value (claimed eps >= sum of eps_i)"
+    else:
+        holds, dlo, dhi, engine, meth, decided_by = _decide_delta(ms, kw, D, method, digits, max_digits, max_degree)
+
+    # the optimal eps at the claimed delta, for the report
+    try:
+        o = optcomp(ms, D, engine="auto", method=method, digits=digits)
+        elo, ehi, einf, eexp, eex = o.lower, o.upper, o.infinite, o.exp_exact, o.exact
+    except CostTooHigh:
+        # the sandwich converges linearly in eps0: report to ~6 digits, within a bounded cost
+        ob = optcomp_bounds(ms, D, width=Fraction(1, 10 ** min(digits, 6)), max_degree=min(max_degree, 1_000_000), digits=max(digits, 20))
+        elo, ehi, einf, eexp, eex = ob.lower, ob.upper, ob.infinite, None, None
+    # both sides must agree (Theorem 1.5: delta_g(E) <= D iff OptComp(D) <= E)
+    E_lo, E_hi = (E, E) if E is not None else _log_bounds(T)  # type: ignore[arg-type]
+    if holds and (einf or elo > E_hi):  # pragma: no cover - would be a bug
+        raise PrecisionError("internal inconsistency: the claim holds but OptComp(claim_delta) exceeds claim_eps")
+    if not holds and not einf and ehi < E_lo:  # pragma: no cover
+        raise PrecisionError("internal inconsistency: the claim fails but OptComp(claim_delta) is below claim_eps")
+    return Certificate(bool(holds), E, T, D, dlo, dhi, elo, ehi, einf, eexp, eex, decided_by, engine, meth, k, digits)
+
+
+def _log_bounds(t: Fraction) -> tuple[Fraction, Fraction]:
+    from .approx import _log_enclosure_of_rational
+
+    return _log_enclosure_of_rational(t, 30)
+
+
+def _decide_delta(ms, kw, D, method, digits, max_digits, max_degree):
+    """delta_g at the claimed eps against D: exact, or certified with refinement, else the sandwich."""
+    from .approx import delta_bounds
+    from .optcomp import composed_delta
 
     holds: Optional[bool] = None
     try:
@@ -234,25 +277,4 @@ def certify(
         dlo, dhi = b.lower, b.upper
         engine, meth = "certified", "lattice sandwich"
         decided_by = f"lattice sandwich (eps0 = {fraction_str(b.eps0)}, degree {b.degree})"  # type: ignore[arg-type]
-
-    # the optimal eps at the claimed delta, for the report
-    try:
-        o = optcomp(ms, D, engine="auto", method=method, digits=digits)
-        elo, ehi, einf, eexp, eex = o.lower, o.upper, o.infinite, o.exp_exact, o.exact
-    except CostTooHigh:
-        # the sandwich converges linearly in eps0: report to ~6 digits, within a bounded cost
-        ob = optcomp_bounds(ms, D, width=Fraction(1, 10 ** min(digits, 6)), max_degree=min(max_degree, 1_000_000), digits=max(digits, 20))
-        elo, ehi, einf, eexp, eex = ob.lower, ob.upper, ob.infinite, None, None
-    # both sides must agree (Theorem 1.5: delta_g(E) <= D iff OptComp(D) <= E)
-    E_lo, E_hi = (E, E) if E is not None else _log_bounds(T)  # type: ignore[arg-type]
-    if holds and (einf or elo > E_hi):  # pragma: no cover - would be a bug
-        raise PrecisionError("internal inconsistency: the claim holds but OptComp(claim_delta) exceeds claim_eps")
-    if not holds and not einf and ehi < E_lo:  # pragma: no cover
-        raise PrecisionError("internal inconsistency: the claim fails but OptComp(claim_delta) is below claim_eps")
-    return Certificate(bool(holds), E, T, D, dlo, dhi, elo, ehi, einf, eexp, eex, decided_by, engine, meth, k, digits)
-
-
-def _log_bounds(t: Fraction) -> tuple[Fraction, Fraction]:
-    from .approx import _log_enclosure_of_rational
-
-    return _log_enclosure_of_rational(t, 30)
+    return holds, dlo, dhi, engine, meth, decided_by

@@ -1,0 +1,178 @@
+"""``certify`` and ``exactdp certify`` against independent computations.
+
+The truth of a claim "(E, D)-DP" is computed here from first principles:
+for rational ``e^eps`` the exact ``delta_g(E)`` of Theorem 1.5 by summing over
+all subsets (``_optcomp_reference.subset_formula_delta``); for rational eps by
+the core's brute-force kernel at 60 digits (a second algorithm).
+"""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from exactdp import Mechanism, composed_delta, mechanisms
+from exactdp.certify import Undecided, certify
+from exactdp.cli import main
+from exactdp.errors import InvalidArgument
+
+from _optcomp_reference import subset_formula_delta
+
+F = Fraction
+
+RAT_W = st.builds(lambda q, p: F(q + p, q), st.integers(1, 4), st.integers(0, 12))
+DELTA = st.one_of(st.just(F(0)), st.sampled_from([F(1, 100), F(1, 20)]))
+
+
+@given(
+    st.lists(st.tuples(RAT_W, DELTA), min_size=1, max_size=5),
+    st.fractions(F(1), F(6), max_denominator=12),
+    st.sampled_from([F(-1, 1000), F(0), F(1, 10**9), F(1, 50)]),
+)
+def test_decision_equals_exact_delta(items, t, shift):
+    ws = [w for w, _ in items]
+    ds = [d for _, d in items]
+    exact = subset_formula_delta(ws, ds, t)
+    D = exact + shift
+    if not (0 <= D < 1):
+        return
+    c = certify([Mechanism(exp_eps=w, delta=d) for w, d in items], claim_exp_eps=t, claim_delta=D)
+    assert c.holds == (exact <= D)
+    assert c.delta_lower == c.delta_upper == exact  # the exact engine
+    lo, hi = c.delta_margin()
+    assert lo == hi == D - exact
+    elo, ehi = c.eps_margin()
+    assert (elo >= 0) if c.holds else (ehi < 0 or (elo <= 0 <= ehi))
+
+
+@settings(max_examples=15)
+@given(
+    st.lists(st.tuples(st.fractions(F(0), F(2), max_denominator=20), DELTA), min_size=1, max_size=4),
+    st.fractions(F(0), F(4), max_denominator=10),
+    st.fractions(F(0), F(99, 100), max_denominator=1000),
+)
+def test_decision_eps_space_matches_brute_force(items, E, D):
+    # all-zero eps hits a core bug pinned in test_optcomp_cases.py::test_eps_zero_mechanisms
+    assume(any(e > 0 for e, _ in items))
+    ms = [Mechanism(eps=e, delta=d) for e, d in items]
+    ref = composed_delta(ms, eps_g=E, method="brute", engine="certified", digits=60)
+    if ref.lower <= D <= ref.upper and ref.lower != ref.upper:
+        return  # too close to call even at 60 digits (does not happen with these denominators)
+    c = certify(ms, E, D)
+    assert c.holds == (ref.upper <= D)
+    assert c.delta_lower <= ref.upper and ref.lower <= c.delta_upper
+    if not c.eps_infinite:
+        assert (c.eps_upper <= E) or not c.holds or c.eps_lower <= E
+
+
+def test_tie_holds_with_exact_zero_margin():
+    # two mechanisms with e^eps = 2: delta_g(ln 2) = (4 - 2)/(3*3) = 2/9 exactly
+    c = certify(mechanisms(exp_eps=[2, 2]), claim_exp_eps=2, claim_delta="2/9")
+    assert c.holds and c.delta_margin() == (0, 0) and c.eps_margin() == (0, 0)
+    assert not certify(mechanisms(exp_eps=[2, 2]), claim_exp_eps=2, claim_delta=F(2, 9) - F(1, 10**30)).holds
+    # eps >= sum eps_i: delta_g = 1 - prod(1 - delta_i) exactly, even with transcendental e^eps
+    c = certify(mechanisms(eps=["0.1", "0.2"], delta="1/10"), "0.3", "19/100")
+    assert c.holds and c.delta_lower == c.delta_upper == F(19, 100)
+
+
+def test_homogeneous_published_scale():
+    # 100 x eps = 0.1: OptComp(1e-6) = 4.7745... (KOV regime); a claim of eps = 5 holds, eps = 4.7 fails
+    ms = mechanisms(eps=["0.1"], k=100)
+    assert certify(ms, 5, "1e-6").holds
+    c = certify(ms, "4.7", "1e-6")
+    assert not c.holds and c.eps_lower > F(47, 10)
+
+
+def test_undecided_raises_instead_of_guessing():
+    ms = mechanisms(eps=["0.1"], k=3)
+    r = composed_delta(ms, eps_g=0, digits=80)
+    D = (r.lower + r.upper) / 2  # within 1e-80 of the true delta_g
+    with pytest.raises(Undecided, match="undecided"):
+        certify(ms, 0, D, max_digits=20)
+    # with enough digits the claim is decided
+    c = certify(ms, 0, D, max_digits=400)
+    assert c.holds == (c.delta_upper <= D)
+
+
+def test_sandwich_path_when_exact_cost_is_refused():
+    # method="brute" with k = 27 is refused (CostTooHigh): the lattice sandwich decides
+    eps = [F(i % 7 + 1, 97) for i in range(27)]
+    ms = [Mechanism(eps=e) for e in eps]
+    ref = composed_delta(ms, eps_g=F(1, 2), digits=30)  # the lattice method (a second algorithm)
+    for D, expect in ((ref.upper * 2, True), (ref.lower / 2, False)):
+        c = certify(ms, F(1, 2), D, method="brute")
+        assert c.holds is expect and c.method == "lattice sandwich"
+        assert c.delta_lower <= ref.upper and ref.lower <= c.delta_upper
+
+
+def test_bad_input():
+    ms = mechanisms(eps=["0.1"])
+    with pytest.raises(InvalidArgument, match="claim_delta"):
+        certify(ms, 1, "1.5")
+    with pytest.raises(InvalidArgument, match="claim_eps"):
+        certify(ms, "-1", "1e-6")
+    with pytest.raises(InvalidArgument, match="claim_eps / claim_exp_eps"):
+        certify(ms, 1, "1e-6", claim_exp_eps=2)
+    with pytest.raises(InvalidArgument, match="claim_exp_eps"):
+        certify(ms, None, "1e-6", claim_exp_eps="1/2")
+
+
+# --------------------------------------------------------------------------
+# CLI
+
+
+def _run(capsys, argv):
+    try:
+        rc = main(argv)
+    except SystemExit as e:
+        rc = e.code
+    out = capsys.readouterr()
+    return rc, out.out, out.err
+
+
+def test_cli_json_shape(capsys):
+    rc, out, _ = _run(capsys, ["certify", "--exp-eps", "2,2", "--claim-exp-eps", "2", "--claim-delta", "2/9", "--json"])
+    assert rc == 0
+    d = json.loads(out)
+    assert set(d) >= {"holds", "delta_at_claim_eps", "optimal_eps", "margin", "claim", "decided_by"}
+    assert d["holds"] is True
+    assert d["delta_at_claim_eps"]["exact"] == "2/9"
+    assert set(d["optimal_eps"]) >= {"lower", "upper"} and set(d["margin"]) == {"delta", "eps"}
+    assert F(d["margin"]["delta"]["lower"]) == 0
+
+
+def test_cli_exit_status(capsys):
+    base = ["certify", "--eps", "0.1", "-k", "100", "--claim-delta", "1e-6"]
+    rc, out, _ = _run(capsys, base + ["--claim-eps", "4.7"])
+    assert rc == 0 and "FAILS" in out and "NOT" in out
+    rc, out, _ = _run(capsys, base + ["--claim-eps", "4.7", "--exit-code"])
+    assert rc == 1
+    rc, out, _ = _run(capsys, base + ["--claim-eps", "5", "--exit-code"])
+    assert rc == 0 and "HOLDS" in out
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["certify", "--eps", "0.1", "--claim-eps", "1", "--claim-delta", "1.5"],
+        ["certify", "--eps", "0.1", "--claim-eps", "-1", "--claim-delta", "1e-6"],
+        ["certify", "--eps", "0.1", "--claim-delta", "1e-6"],
+        ["certify", "--eps", "0.1", "--claim-eps", "x", "--claim-delta", "1e-6"],
+        ["certify", "--eps", "0.1,", "--claim-eps", "1", "--claim-delta", "1e-6"],
+    ],
+)
+def test_cli_bad_input_exit_2(capsys, argv):
+    rc, _, err = _run(capsys, argv)
+    assert rc == 2 and err.startswith("exactdp: error:") and err.count("\n") == 1
+
+
+def test_cli_undecided_exit_3(capsys):
+    r = composed_delta(mechanisms(eps=["0.1"], k=3), eps_g=0, digits=80)
+    D = (r.lower + r.upper) / 2
+    Ds = f"{D.numerator}/{D.denominator}"
+    rc, out, err = _run(capsys, ["certify", "--eps", "0.1", "-k", "3", "--claim-eps", "0", "--claim-delta", Ds, "--max-digits", "20"])
+    assert rc == 3 and out == "" and err.startswith("exactdp: undecided:")
