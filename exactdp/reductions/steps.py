@@ -99,8 +99,14 @@ def _dec(x: Fraction, digits: int = 12, rounding: str = "down") -> str:
     return fraction_to_decimal(x, digits, rounding)
 
 
+def _bounds(b: arb) -> tuple[Fraction, Fraction]:
+    """Endpoints of ``b`` (``arb_bounds`` rounds to the context precision, so widen it)."""
+    with workprec(max(b.mid().man_exp()[0].bit_length() if b.is_finite() else 0, 0) + 256):
+        return arb_bounds(b)
+
+
 def _ball_str(b: arb, digits: int = 15) -> str:
-    lo, hi = arb_bounds(b)
+    lo, hi = _bounds(b)
     a, c = _dec(lo, digits, "down"), _dec(hi, digits, "up")
     return a if a == c else f"[{a}, {c}]"
 
