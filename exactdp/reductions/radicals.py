@@ -133,8 +133,10 @@ class RadicalSum:
                 raise InvalidArgument("index", "a positive integer", n)
             if q == 0:
                 continue
-            key = _canon(a, int(n))
-            acc[key] = acc.get(key, Fraction(0)) + q
+            a, n = _canon(a, int(n))
+            if n == 1:  # a rational term: fold it into the coefficient
+                q, a = q * a, Fraction(1)
+            acc[(a, n)] = acc.get((a, n), Fraction(0)) + q
         items = [(a, n, q) for (a, n), q in acc.items() if q != 0]
         items.sort(key=lambda t: (t[1], t[0]))
         object.__setattr__(self, "_terms", tuple(items))
