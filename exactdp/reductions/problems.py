@@ -211,7 +211,8 @@ class _RootInstance(_Instance):
         return math.prod(self.n)
 
     def _roots_dict(self) -> dict:
-        return {"D": self.D, "W": [f"{x}^(1/{self.D})" for x in self.n], "n": list(self.n), "k": self.k}
+        W = [str(x) if self.D == 1 else f"{x}^(1/{self.D})" for x in self.n]
+        return {"D": self.D, "W": W, "n": list(self.n), "k": self.k}
 
 
 class Partition(_RootInstance):

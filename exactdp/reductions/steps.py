@@ -328,9 +328,7 @@ def solve_partition(
             rec["all_ones"] = True
             rec["oracle_calls"] = 0
             rec["answer"] = ans
-            rec["note"] = (
-                "every w_i = 1: printed answer 2^k - 2" if printed else "every w_i = 1: every P (2^k of them) has equal products"
-            )
+            rec["note"] = "printed answer 2^k - 2" if printed else "every P (2^k of them, empty set and [k] included) has equal products"
         return ans
     w_next = RadicalSum.radical(N, D)  # w_{k+1} = prod w_i = N^(1/D)
     T = RadicalSum.radical(N, 2 * D) * (w_next - 1)  # sqrt(w_{k+1}) (w_{k+1} - 1)
