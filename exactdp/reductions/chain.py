@@ -93,6 +93,12 @@ class ChainResult:
 def parse_as_printed(value: Union[bool, str, Iterable[str], None]) -> tuple[str, ...]:
     """Normalise ``as_printed``: a bool, ``"all"``, or step names from ``4.9, 4.10, 4.11``.
 
+    Guarantee: exact (a tuple of step names in chain order).
+
+    Examples:
+        >>> parse_as_printed("4.11,4.9"), parse_as_printed(True)
+        (('4.9', '4.11'), ('4.9', '4.10', '4.11'))
+
     Raises:
         InvalidArgument: an unknown step name.
     """
@@ -294,7 +300,13 @@ def _ok(rec: dict, claim_prefix: str) -> str:
 
 
 def render_trace(result: ChainResult) -> str:
-    """The human-readable trace printed by ``exactdp reduce``."""
+    """The human-readable trace printed by ``exactdp reduce``.
+
+    Guarantee: exact transcription of the recorded steps (enclosures printed as
+    outward-rounded decimal intervals).
+
+    References: docs/reductions.md (a worked example).
+    """
     out: list[str] = []
     add = out.append
     inst = result.instance

@@ -445,6 +445,7 @@ def solve_t_partition(
         trace: optional :class:`Trace`.
 
     Raises:
+        InvalidArgument: ``r_form`` or ``max_prec`` out of range.
         PrecisionError: no certified integer by ``max_prec`` bits.
         ReductionFailure: the enclosure excludes every integer (the identity failed).
 
