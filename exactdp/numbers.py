@@ -294,14 +294,18 @@ class Computable(ExpNum):
 def log_sign_of_product(factors: Iterable[tuple[ExpNum, int]], *, maxprec: int = MAXPREC) -> Optional[int]:
     """Sign of ``log(prod x^e)`` over ``factors`` (pairs ``(x, e)``, integer e).
 
-    Guarantee: exact when it returns -1, 0 or 1. Returns ``None`` only when the
-    factors mix kinds (a :class:`Computable`, or roots and exponentials) and ball
-    arithmetic could not decide up to ``maxprec`` bits.
+    Guarantee: exact when it returns -1, 0 or 1. Returns ``None`` only when a
+    factor is neither RatExp nor Root (e.g. :class:`Computable`) and ball arithmetic could not decide
+    up to ``maxprec`` bits.
 
     All :class:`RatExp` factors: the product is ``q e^r``; ``0`` iff ``q = 1`` and
     ``r = 0`` (Lindemann-Weierstrass), otherwise decided by rising precision.
-    All :class:`Root` factors: the product's ``L``-th power (``L`` the lcm of the
-    ``D``) is a rational, compared with 1 exactly.
+    Roots mixed with exponentials: the product is ``alpha e^r`` with ``alpha``
+    algebraic; ``r = 0`` is decided exactly (``alpha^L`` rational), ``r != 0`` by
+    rising precision (never 1, so it terminates).
+
+    Raises:
+        PrecisionError: a decidable comparison needed more than ``maxprec`` bits.
     """
     factors = [(x, int(e)) for x, e in factors if e != 0 and not x.is_one()]
     if not factors:
@@ -331,14 +335,36 @@ def log_sign_of_product(factors: Iterable[tuple[ExpNum, int]], *, maxprec: int =
         # q e^r != 1 here, so rising precision terminates.
         s = _arb_sign(lambda p: arb(_fmpq(q)).log() + arb(_fmpq(r)), maxprec, must=True)
         return s
-    if all(isinstance(x, Root) for x, _ in factors):
-        L = 1
-        for x, _ in factors:
-            L = L * x.D // math.gcd(L, x.D)
-        v = Fraction(1)
+    if all(isinstance(x, (RatExp, Root)) for x, _ in factors):
+        # Roots and exponentials mixed: the product is alpha * e^r with alpha
+        # algebraic (a product of rational roots, rationals q of the RatExp
+        # factors included) and r rational. r = 0: alpha^L is a rational,
+        # compared with 1 exactly. r != 0: alpha e^r is transcendental
+        # (Lindemann-Weierstrass), never 1, so rising precision terminates.
+        roots: list[tuple[Fraction, int, int]] = []
+        r = Fraction(0)
         for x, e in factors:
-            v *= x.n ** (e * (L // x.D))
-        return (v > 1) - (v < 1)
+            if isinstance(x, RatExp):
+                roots.append((x.q, 1, e))
+                r += e * x.r
+            else:
+                roots.append((x.n, x.D, e))  # type: ignore[attr-defined]
+        if r == 0:
+            L = 1
+            for _, D, _ in roots:
+                L = L * D // math.gcd(L, D)
+            v = Fraction(1)
+            for n, D, e in roots:
+                v *= n ** (e * (L // D))
+            return (v > 1) - (v < 1)
+
+        def g(p: int) -> arb:
+            s = arb(0)
+            for x, e in factors:
+                s += e * x.arb(p).log()
+            return s
+
+        return _arb_sign(g, maxprec, must=True)
 
     def f(p: int) -> arb:
         s = arb(0)
@@ -382,7 +408,11 @@ def arb_bounds(x: arb) -> tuple[Fraction, Fraction]:
         m, e = int(m), int(e)
         return Fraction(m * (1 << e)) if e >= 0 else Fraction(m, 1 << -e)
 
-    return frac(x.lower()), frac(x.upper())
+    # mid and rad are exact binary numbers: the endpoints are computed exactly,
+    # independent of the context precision (no outward rounding of lower()/upper()).
+    mid = frac(x.mid())
+    rad = frac(x.rad())
+    return mid - rad, mid + rad
 
 
 def fraction_str(x: Fraction) -> str:

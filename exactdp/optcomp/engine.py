@@ -280,17 +280,25 @@ def composed_delta(
         t = f.embed(t_num)
         S, _ = struct.evaluate(f, t_num, t)
         Z = _Z(f, ws)
-        d = 1 - f.rational(P) * (1 - S / Z)
+        d = f.rational(1 - P) + f.rational(P) * (S / Z)
         v = f.to_fraction(d)
         return DeltaResult(v, v, v, "exact", struct.method, "exact", None, k)
     if engine == "float":
         bits = prec if prec is not None else _target_bits(digits) + 8
-        f = MpfField(bits)
-        with mpmath.workprec(bits):
-            S, _ = struct.evaluate(f, t_num)
-            Z = _Z(f, ws)
-            d = 1 - f.rational(P) * (1 - S / Z)
-            v = _mpf_to_fraction(d)
+        for _ in range(4):
+            f = MpfField(bits)
+            with mpmath.workprec(bits):
+                S, sig = struct.evaluate(f, t_num)
+                Z = _Z(f, ws)
+                # (1 - P) exact + P S / Z: no cancellation when S / Z is tiny
+                d = f.rational(1 - P) + f.rational(P) * (S / Z)
+                v = _mpf_to_fraction(d)
+                # S = (positive part) - t * sig: bits lost to that cancellation
+                sub = f.embed(t_num) * sig
+                lost = int(mpmath.log(sub / S, 2)) + 1 if (S > 0 and sub > S) else 0
+            if prec is not None or lost <= 4:
+                break
+            bits += lost + 8
         return DeltaResult(None, v, v, "float", struct.method, "approximate", bits, k)
     # certified
     lo_clamp = 1 - P
@@ -300,7 +308,7 @@ def composed_delta(
             f = ArbField(cur)
             S, _ = struct.evaluate(f, t_num)
             Z = _Z(f, ws)
-            d = 1 - arb(fmpq(P.numerator, P.denominator)) * (1 - S / Z)
+            d = arb(fmpq(lo_clamp.numerator, lo_clamp.denominator)) + arb(fmpq(P.numerator, P.denominator)) * (S / Z)
             if d.is_finite():
                 lo, hi = arb_bounds(d)
                 lo = max(lo, lo_clamp)
@@ -570,6 +578,13 @@ def _optcomp_certified(ws, struct, tau, lnW, log_target, digits, prec, k) -> Eps
     cur = prec if prec is not None else max(64, bits + 32)
     a, _ = _phase1(struct, log_target, lnW)
     t_hat: Optional[Fraction] = None
+    if _all_exact(ws):
+        # S(1) = tau Z can hold exactly (then eps_g = 0): decide it in exact arithmetic,
+        # where balls could only straddle the tie forever.
+        fx = ExactField()
+        S1x, _ = struct.evaluate(fx, RatExp.from_exp(Fraction(1)))
+        if S1x <= fx.rational(tau) * _Z(fx, ws):
+            return EpsResult(Fraction(0), Fraction(1), Fraction(0), Fraction(0), False, "certified", struct.method, "exact", None, k)
     while True:
         with workprec(cur):
             f = ArbField(cur)

@@ -155,19 +155,16 @@ class Lattice(Structure):
         u = field.embed(self.u)
         zero = field.rational(Fraction(0))
         if A == 0 or self.u.is_one():
-            # every W_S = W_notS = u^(A/2)... all classes equal: term c_m (u^m - t u^(A-m)), u = 1
-            s = zero
-            sig = zero
-            for m in range(A + 1):
-                if c[m]:
-                    term = c[m] * (field.polyval([0] * m + [1], u) - t * field.polyval([0] * (A - m) + [1], u))
-                    sg = self._decide(field, term, m, t_num)
-                    if sg is None:
-                        s += field.pos(term)
-                    elif sg > 0:
-                        s += term
-                        sig += c[m] * field.polyval([0] * (A - m) + [1], u)
-            return s, sig
+            # u = 1: every class has W_S = W_notS = 1, so S = Z (1 - t)_+ with Z = sum c_m;
+            # the sign is that of log(1/t), decided exactly when t allows it.
+            Z = field.rational(Fraction(sum(c)))
+            one = field.rational(Fraction(1))
+            sg = log_sign_of_product([(t_num, -1)])
+            if sg is None:
+                return field.pos(Z * (one - t)), zero
+            if sg > 0:
+                return Z * (one - t), Z
+            return zero, zero
         # locate the threshold: class m is positive iff (2m - A) log u > log t
         guess = (A + t_num.flog() / self._lu) / 2 if self._lu > 0 else A + 1
         m = min(max(int(math.floor(guess)), 0), A + 1)
@@ -318,10 +315,37 @@ class MITM(Structure):
         lw = [x.flog() for x in self.ws]
         self._lw = lw
         self._abs_sum = math.fsum(abs(v) for v in lw)
-        self._fl = self._float_keys(lw[:half])
-        self._fr = self._float_keys(lw[half:])
-        self._order_r = np.argsort(self._fr, kind="stable")
-        self._fr_sorted = self._fr[self._order_r]
+        # Exact integer keys when every eps_i is a rational eps (w_i = e^{r_i}):
+        # d_X = (sum_X n_i - sum_notX n_i) / L with n_i = r_i L integers.
+        self._L: Optional[int] = None
+        if all(isinstance(x, RatExp) and x.q == 1 for x in self.ws):
+            L = 1
+            for x in self.ws:
+                L = L * x.r.denominator // math.gcd(L, x.r.denominator)
+            n = [int(x.r * L) for x in self.ws]
+            if 2 * sum(n) < 2 ** 62:
+                self._L = L
+                self._il = self._int_keys(n[:half])
+                self._ir = self._int_keys(n[half:])
+        if self._L is not None:
+            self._order_r = np.argsort(self._ir, kind="stable")
+            self._ir_sorted = self._ir[self._order_r]
+            step = 1.0 / self._L
+            self._fl = self._il.astype(float) * step
+            self._fr = self._ir.astype(float) * step
+            self._fr_sorted = self._ir_sorted.astype(float) * step  # monotone in the integer order
+        else:
+            self._fl = self._float_keys(lw[:half])
+            self._fr = self._float_keys(lw[half:])
+            self._order_r = np.argsort(self._fr, kind="stable")
+            self._fr_sorted = self._fr[self._order_r]
+
+    @staticmethod
+    def _int_keys(n: Sequence[int]) -> np.ndarray:
+        d = np.array([-sum(n)], dtype=np.int64)
+        for v in n:
+            d = np.concatenate([d, d + 2 * v])
+        return d
 
     @staticmethod
     def _float_keys(lw: Sequence[float]) -> np.ndarray:
@@ -386,10 +410,17 @@ class MITM(Structure):
             t = field.embed(t_num)
         la, lna, rb, rnb, suf_b, suf_nb = self._prepared(field)
         lnt = t_num.flog()
-        mu = self._margin(lnt)
-        theta = lnt - self._fl  # B positive iff d_B > theta_A
-        hi = np.searchsorted(self._fr_sorted, theta + mu, side="right")
-        lo = np.searchsorted(self._fr_sorted, theta - mu, side="left")
+        if self._L is not None and isinstance(t_num, RatExp) and t_num.q == 1:
+            # exact: positive iff n_A + n_B > t.r * L  iff  n_A + n_B > floor(t.r * L)
+            tl = t_num.r * self._L
+            T = tl.numerator // tl.denominator
+            hi = np.searchsorted(self._ir_sorted, T - self._il, side="right")
+            lo = hi
+        else:
+            mu = self._margin(lnt)
+            theta = lnt - self._fl  # B positive iff d_B > theta_A
+            hi = np.searchsorted(self._fr_sorted, theta + mu, side="right")
+            lo = np.searchsorted(self._fr_sorted, theta - mu, side="left")
         zero = field.rational(Fraction(0))
         n = len(rb)
         g1 = {}
