@@ -325,43 +325,65 @@ class _Lat:
         self._poly = None
         self._tails: dict = {}
         self._logc = None
+        self._Z: dict = {}
 
     # count polynomial prod (1 + z^{a_i}) (fast form only)
-    def coeffs(self) -> list[int]:
-        if self._coeffs is None:
+    def poly(self):
+        """``prod (1 + z^{a_i})`` as an ``fmpz_poly`` (equal a_i grouped, then a product tree)."""
+        if self._poly is None:
             if self.A > MAX_DEGREE:
                 raise CostTooHigh("eta", f"the lattice polynomial would have degree {self.A} (limit {MAX_DEGREE}); use a larger eta")
-            self._coeffs = Lattice.from_exponents(self.u, self.a).coeffs
-        return self._coeffs
-
-    def poly(self):
-        if self._poly is None:
-            self._poly = fmpz_poly(self.coeffs())
+            groups: dict = {}
+            for x in self.a:
+                groups[x] = groups.get(x, 0) + 1
+            polys = []
+            for x, n in sorted(groups.items()):
+                base = fmpz_poly([1] + [0] * (x - 1) + [1]) if x > 0 else fmpz_poly([2])
+                polys.append(base**n)
+            while len(polys) > 1:
+                polys = [polys[i] * polys[i + 1] if i + 1 < len(polys) else polys[i] for i in range(0, len(polys), 2)]
+            self._poly = polys[0]
         return self._poly
 
-    def tails(self, j: int):
+    def coeffs(self) -> list[int]:
+        if self._coeffs is None:
+            self._coeffs = [int(c) for c in self.poly().coeffs()]
+        return self._coeffs
+
+    def tail(self, j: int):
+        """``P_j(z) = sum_{m >= j} c_m z^{m-j}``: ``U_j = u^j P_j(u)``, ``V_j = u^{A-j} P_j(1/u)``."""
         hit = self._tails.get(j)
         if hit is None:
-            c = self.coeffs()[j:]
-            hit = (fmpz_poly(c), fmpz_poly(c[::-1]))
-            if len(self._tails) > 8:
-                self._tails.clear()
-            self._tails[j] = hit
+            hit = self.poly().right_shift(j) if j else self.poly()
+            self._tails = {j: hit}  # one at a time: each is as large as the polynomial
         return hit
 
     def logc(self) -> np.ndarray:
         if self._logc is None:
-            self._logc = np.array([math.log(c) if c > 0 else -math.inf for c in self.coeffs()])
+            p = self.poly()
+            out = np.full(self.A + 1, -math.inf)
+            for i in range(self.A + 1):
+                c = p[i]
+                if c:
+                    out[i] = math.log(int(c))
+            self._logc = out
         return self._logc
 
     # field helpers: exact (Fraction) when u is rational, else Arb
     def u_val(self, prec: Optional[int]):
         return self.uq if prec is None else self.u.arb(prec)
 
-    def eval_poly(self, poly, prec: Optional[int]):
-        if prec is None:
-            return _fr(poly(_fq(self.uq)))  # type: ignore[arg-type]
-        return arb_poly(poly)(self.u.arb(prec))
+    def Z(self, prec: Optional[int]):
+        """``prod (1 + u^{a_i})`` = the count polynomial at ``u`` (exact, or at ``prec``)."""
+        hit = self._Z.get(prec)
+        if hit is None:
+            if prec is None:
+                hit = _fr(self.poly()(_fq(self.uq)))  # type: ignore[arg-type]
+            else:
+                with workprec(prec):
+                    hit = self.poly()(self.u.arb(prec))
+            self._Z[prec] = hit
+        return hit
 
 
 def _pow(x, n: int):
@@ -458,12 +480,12 @@ def _seg_test(lat: _Lat, tau: _Tau, j: int, j0: int, prec: Optional[int]):
     precision). ``b_j = u^{2j-A}``; on segment j, ``S(t) = U_j - t V_j``.
     """
     A = lat.A
-    P, Q = lat.tails(j)
+    Pj = lat.tail(j)
     if prec is None:
         u = lat.uq
-        U = _fr(P(_fq(u))) * u**j  # type: ignore[operator]
-        V = _fr(Q(_fq(u)))  # type: ignore[arg-type]
-        target = tau.exact() * _fr(lat.poly()(_fq(u)))  # type: ignore[operator]
+        U = _fr(Pj(_fq(u))) * u**j  # type: ignore[operator]
+        V = _fr(Pj(_fq(1 / u))) * u ** (A - j)  # type: ignore[operator]
+        target = tau.exact() * lat.Z(None)  # type: ignore[operator]
         b_hi = _pow(u, 2 * j - A)
         b_lo = Fraction(1) if j == j0 else _pow(u, 2 * j - 2 - A)
         if U - b_lo * V <= target:
@@ -473,9 +495,9 @@ def _seg_test(lat: _Lat, tau: _Tau, j: int, j0: int, prec: Optional[int]):
         return "ok", (U - target) / V, b_lo, b_hi
     with workprec(prec):
         u = lat.u.arb(prec)
-        U = arb_poly(P)(u) * _pow(u, j)
-        V = arb_poly(Q)(u)
-        target = tau.arb(prec) * arb_poly(lat.poly())(u)
+        U = Pj(u) * _pow(u, j)
+        V = Pj(1 / u) * _pow(u, A - j)
+        target = tau.arb(prec) * lat.Z(prec)
         b_hi = _pow(u, 2 * j - A)
         b_lo = arb(1) if j == j0 else _pow(u, 2 * j - 2 - A)
         s_lo = U - b_lo * V - target
@@ -1302,7 +1324,7 @@ def _delta_lattice(lat: _Lat, t_num: ExpNum, P: Fraction, digits: int) -> tuple[
     if lat.uq is not None and t_num.exact() is not None:
         f = ExactField()
         S, _ = lattice.evaluate(f, t_num)
-        Z = _fr(lat.poly()(_fq(lat.uq)))
+        Z = lat.Z(None)
         d = 1 - P * (1 - f.to_fraction(S) / Z)
         return d, d
     p = _bits(digits) + 32
@@ -1310,7 +1332,7 @@ def _delta_lattice(lat: _Lat, t_num: ExpNum, P: Fraction, digits: int) -> tuple[
         with workprec(p):
             f = ArbField(p)
             S, _ = lattice.evaluate(f, t_num)
-            Z = arb_poly(lat.poly())(lat.u.arb(p))
+            Z = lat.Z(p)
             d = 1 - arb(_fq(P)) * (1 - S / Z)
             if d.is_finite():
                 lo, hi = arb_bounds(d)
