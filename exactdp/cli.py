@@ -28,6 +28,7 @@ COMMAND_MODULES = [
     "exactdp.cli",
     "exactdp.reductions.cli",
     "exactdp.approx_cli",
+    "proofs.cli",
 ]
 
 

@@ -12,15 +12,6 @@ See :mod:`proofs._framework` for the result type and the status rules.
 
 from __future__ import annotations
 
-#: Papers with a check subpackage: name -> (title, paper text file under ../shared/papers).
-PAPERS = {
-    "murtagh_vadhan": (
-        "Murtagh, Vadhan. The Complexity of Computing the Optimal Composition of Differential Privacy (TCC 2016)",
-        "murtagh-vadhan-2016-complexity-optimal-composition.txt",
-    ),
-}
-
-#: Papers planned (their subpackages are added as their checks are written).
-PLANNED = ("kairouz_oh_viswanath", "vadhan_wang", "vadhan_zhang", "smith_thakurta")
+from ._papers import PAPERS, PLANNED
 
 __all__ = ["PAPERS", "PLANNED"]

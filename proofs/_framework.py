@@ -34,6 +34,7 @@ from typing import Callable, Optional
 
 __all__ = [
     "STATUSES",
+    "FAILED",
     "Check",
     "Correction",
     "Proof",
@@ -46,6 +47,15 @@ __all__ = [
 
 #: The four conclusive states; ``error`` marks an entry that crashed.
 STATUSES = ("verified", "checked", "refuted", "not-checkable")
+
+
+class _Failed:
+    def __repr__(self) -> str:
+        return "FAILED"
+
+
+#: Returned by :meth:`Proof.library` when the library call raised.
+FAILED = _Failed()
 
 
 @dataclass
@@ -91,6 +101,7 @@ class Check:
     correction: Optional[Correction] = None
     instances: int = 0
     seconds: float = 0.0
+    issues: list = field(default_factory=list)
 
     @property
     def is_step(self) -> bool:
@@ -98,8 +109,8 @@ class Check:
 
     @property
     def settled(self) -> bool:
-        """Conclusive: not an error, and a refutation carries a passing correction."""
-        if self.status not in STATUSES:
+        """Conclusive: not an error, no library issue, and a refutation carries a passing correction."""
+        if self.status not in STATUSES or self.issues:
             return False
         if self.status == "refuted":
             return self.correction is not None and self.correction.status in ("verified", "checked")
@@ -136,6 +147,7 @@ class Proof:
         self.proved = False
         self.why_not: Optional[str] = None
         self.correction: Optional[Correction] = None
+        self.issues: dict[str, int] = {}
 
     # -- recording -------------------------------------------------------
     def verified(self, what: str, ok: bool = True, counterexample: str = "") -> bool:
@@ -171,6 +183,32 @@ class Proof:
         self.checks.append(f"counterexample: {what}")
         self.counterexamples.append(f"{what}: {counterexample}")
 
+    def library(self, what: str, fn: Callable, *args, **kwargs):
+        """Call an exactdp function used as a cross-check; an exception is recorded as a
+        library issue (not an erratum) and :data:`FAILED` is returned."""
+        try:
+            return fn(*args, **kwargs)
+        except Exception as exc:
+            self.issue(f"{what} raised {type(exc).__name__}: {exc}")
+            return FAILED
+
+    def agree(self, lib_value, value, what: str, instance: str) -> bool:
+        """Compare a library cross-check value with the independently computed one.
+
+        A disagreement is a library issue (the paper's statement is judged by the
+        independent transcriptions), reported and counted, and makes the run fail.
+        """
+        if lib_value is FAILED:
+            return False
+        if lib_value != value:
+            self.issue(f"{what} disagrees with the independent value on {instance}: {lib_value} vs {value}")
+            return False
+        return True
+
+    def issue(self, text: str) -> None:
+        """Record a problem of the exactdp library found while cross-checking."""
+        self.issues[text] = self.issues.get(text, 0) + 1
+
     def note(self, text: str) -> None:
         """Add a line of evidence (numbers, remarks)."""
         self.evidence.append(text)
@@ -190,6 +228,7 @@ class Proof:
             status = "error"
             ev = f"correction check raised {type(exc).__name__}: {exc}\n" + traceback.format_exc(limit=4)
         self.correction = Correction(statement, status, sub.checks, ev, sub.n)
+        self._sub_issues = list(sub.issues)
         return self.correction
 
     # -- conclusion ------------------------------------------------------
@@ -214,6 +253,9 @@ class Proof:
         if self.n:
             parts.append(f"N = {self.n} instances, no counterexample" if st != "refuted" else f"{self.n} instances passed")
         parts.extend(self.evidence)
+        if self.issues:
+            parts.append("exactdp cross-check problems (library bugs, not errata): "
+                         + "; ".join(f"{t} [x{c}]" for t, c in self.issues.items()))
         return "\n".join(parts)
 
 
@@ -274,7 +316,10 @@ def run_entry(paper: str, id: str, text: str, fn: Callable[[Proof], None], full:
         status = "error"
         ev = f"check raised {type(exc).__name__}: {exc}\n" + traceback.format_exc(limit=6)
     dt = time.perf_counter() - t0
-    return Check(paper, id, text, status, p.checks, ev, p.correction, p.n, dt)
+    issues = list(p.issues)
+    if p.correction is not None and getattr(p, "_sub_issues", None):
+        issues += p._sub_issues
+    return Check(paper, id, text, status, p.checks, ev, p.correction, p.n, dt, issues)
 
 
 def run_paper(paper: str, full: bool = False, only: Optional[str] = None) -> list[Check]:

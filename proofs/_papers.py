@@ -1,0 +1,14 @@
+"""The papers with a check subpackage (kept out of ``proofs/__init__.py`` so that it
+also loads when ``proofs`` is imported as a namespace package, as an editable
+install made before ``proofs/__init__.py`` existed does)."""
+
+#: name -> (title, paper text file under ../shared/papers).
+PAPERS = {
+    "murtagh_vadhan": (
+        "Murtagh, Vadhan. The Complexity of Computing the Optimal Composition of Differential Privacy (TCC 2016)",
+        "murtagh-vadhan-2016-complexity-optimal-composition.txt",
+    ),
+}
+
+#: Papers planned (their subpackages are added as their checks are written).
+PLANNED = ("kairouz_oh_viswanath", "vadhan_wang", "vadhan_zhang", "smith_thakurta")

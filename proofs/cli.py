@@ -1,0 +1,85 @@
+"""``exactdp proofs``: run the executable checks of the papers' numbered statements.
+
+Usage: ``exactdp proofs [--paper NAME] [--full] [--json] [--id TEXT] [--report PATH]``.
+The default run (what CI runs) is bounded (well under a minute); ``--full``
+checks more instances. Prints a table (or, with ``--json``,
+``{"results": [{"paper", "id", "statement", "status", "checks", "evidence",
+"correction"}, ...]}``) and writes the markdown report to ``docs/proofs-report.md``
+(or ``--report PATH``; ``--report -`` writes nothing). Exit status 0 when every
+entry is conclusive (a refutation counts only with a correction whose own check
+passes), 1 otherwise, 2 on bad arguments.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+from exactdp.errors import InvalidArgument
+
+DEFAULT_REPORT = "docs/proofs-report.md"
+
+
+def register(sub) -> None:
+    p = sub.add_parser(
+        "proofs",
+        help="check every numbered statement of the papers (proofs/), report errata",
+        description="Run the executable checks in proofs/ (one per numbered statement and key proof steps) and "
+                    "write docs/proofs-report.md.",
+    )
+    p.add_argument("--paper", metavar="NAME", default=None, help="only this paper (e.g. murtagh_vadhan); default: all")
+    p.add_argument("--full", action="store_true", help="check more instances (slower)")
+    p.add_argument("--json", action="store_true", help="print the results as JSON")
+    p.add_argument("--id", metavar="TEXT", default=None, help="only entries whose id contains TEXT (no report written "
+                   "unless --report is given)")
+    p.add_argument("--report", metavar="PATH", default=None,
+                   help=f"markdown report path (default {DEFAULT_REPORT} when a docs/ directory exists here; '-' for none)")
+    p.set_defaults(func=run)
+
+
+def _papers(name):
+    from ._papers import PAPERS
+
+    if name is None:
+        return list(PAPERS)
+    key = name.replace("-", "_").lower()
+    if key not in PAPERS:
+        raise InvalidArgument("paper", "one of " + ", ".join(PAPERS), name)
+    return [key]
+
+
+def run(args) -> int:
+    """Run the checks; see the module docstring for output and exit status."""
+    from exactdp.cli_common import emit_json
+
+    from ._framework import run_paper
+    from ._report import coverage, render_markdown, render_table
+
+    papers = _papers(args.paper)
+    t0 = time.perf_counter()
+    results = []
+    for paper in papers:
+        results += run_paper(paper, full=args.full, only=args.id)
+    elapsed = time.perf_counter() - t0
+
+    report = args.report
+    if report is None and args.id is None and Path("docs").is_dir():
+        report = DEFAULT_REPORT
+    if report and report != "-":
+        Path(report).write_text(render_markdown(results, papers, args.full), encoding="utf-8")
+
+    if args.json:
+        emit_json({"results": [c.to_dict() for c in results]})
+    else:
+        print(render_table(results))
+        for paper in papers:
+            cov = coverage(paper, [c for c in results if c.paper == paper])
+            st = ", ".join(f"{v} {k}" for k, v in cov["by_status"].items())
+            print(f"{paper}: {cov['with_checks']}/{cov['numbered']} numbered statements checked ({st}); "
+                  f"{cov['steps']} proof steps")
+        bad = [c for c in results if not c.settled]
+        print(f"{len(results)} entries in {elapsed:.1f}s" + (f"; {len(bad)} inconclusive: " + ", ".join(c.id for c in bad)
+                                                              if bad else "; all conclusive")
+              + (f"; report: {report}" if report and report != "-" else ""))
+    return 0 if all(c.settled for c in results) else 1
