@@ -147,9 +147,11 @@ def mechanisms(
 ) -> tuple[Mechanism, ...]:
     """Build a composition (a tuple of mechanisms) from parallel lists.
 
-    ``delta`` is one value (broadcast) or a list as long as the eps list; the
-    whole list is repeated ``k`` times (``k`` copies of a homogeneous mechanism:
-    ``mechanisms(["0.1"], k=100)``).
+    ``eps`` / ``exp_eps`` is one number or a list; ``delta`` is one value
+    or a list as long as the eps list (a single value on either side is
+    broadcast to the other's length); the whole list is repeated
+    ``k`` times (``k`` copies of a homogeneous mechanism:
+    ``mechanisms(eps="0.1", k=100)``).
 
     Guarantee: exact.
 
@@ -162,7 +164,9 @@ def mechanisms(
         raise InvalidArgument("eps / exp_eps", "given, exactly one of the two", None)
     if isinstance(k, bool) or not isinstance(k, int) or k < 1:
         raise InvalidArgument("k", "an integer >= 1", k)
-    vals = list(eps if eps is not None else exp_eps)  # type: ignore[arg-type]
+    raw = eps if eps is not None else exp_eps
+    # one number (str, int, Fraction, float, Decimal) is a one-element list, not its characters
+    vals = list(raw) if isinstance(raw, (list, tuple, range)) or (hasattr(raw, "__iter__") and not isinstance(raw, str)) else [raw]  # type: ignore[arg-type]
     name = "eps" if eps is not None else "exp_eps"
     if not vals:
         raise InvalidArgument(name, "a non-empty list", "an empty list")
@@ -170,6 +174,8 @@ def mechanisms(
         deltas = list(delta)
         if len(deltas) == 1:
             deltas = deltas * len(vals)
+        elif len(vals) == 1:
+            vals = vals * len(deltas)
         if len(deltas) != len(vals):
             raise InvalidArgument("delta", f"one value or a list of {len(vals)} values (one per eps)", f"{len(deltas)} values")
     else:

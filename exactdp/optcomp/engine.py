@@ -237,7 +237,9 @@ def composed_delta(
     Guarantee: ``engine="exact"``: exact (``result.exact`` is a Fraction).
     ``"certified"``: enclosure ``lower <= delta_g <= upper`` of relative width
     at most ``10^-digits`` (or, with ``prec`` given, whatever width that fixed
-    precision yields). ``"float"``: approximate, no error bound. ``"auto"``:
+    precision yields; and when ``delta_g`` is undecidably at its least value
+    ``1 - prod(1 - delta_i)``, e.g. a Computable ``e^eps_g`` exactly at a
+    breakpoint, an enclosure ``[1 - P, 1 - P + 10^-(2 digits)]``). ``"float"``: approximate, no error bound. ``"auto"``:
     exact when every ``e^eps_i`` and ``e^eps_g`` is rational, else certified.
 
     Parameters:
@@ -313,7 +315,10 @@ def composed_delta(
                 lo, hi = arb_bounds(d)
                 lo = max(lo, lo_clamp)
                 hi = min(hi, Fraction(1))
-                if prec is not None or _accurate(lo, hi, digits):
+                # Absolute stop: delta_g at its least possible value 1 - P cannot be
+                # told from a tiny positive one when t is a Computable at a breakpoint.
+                at_floor = lo == lo_clamp and hi - lo <= Fraction(1, 10 ** (2 * digits))
+                if prec is not None or _accurate(lo, hi, digits) or at_floor:
                     ex = lo if lo == hi else None
                     return DeltaResult(ex, lo, hi, "certified", struct.method, "exact" if ex is not None else "enclosure", cur, k)
             elif prec is not None:

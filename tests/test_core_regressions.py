@@ -1,0 +1,59 @@
+"""Regressions of the OptComp core found in review, each pinned by an independent value."""
+
+from fractions import Fraction as F
+
+from flint import arb
+
+from exactdp import Mechanism, composed_delta, mechanisms, optcomp
+from exactdp.numbers import Computable, RatExp, Root, arb_bounds, log_sign_of_product
+from exactdp._backend import workprec
+
+
+def test_mechanisms_accepts_one_number_as_a_scalar():
+    # a string is one number, not a list of characters
+    assert mechanisms(eps="0.1", k=3) == (Mechanism(eps=F(1, 10)),) * 3
+    assert mechanisms(exp_eps=2) == (Mechanism(exp_eps=2),)
+    assert mechanisms(eps=F(1, 3), delta="0.01", k=2) == (Mechanism(eps=F(1, 3), delta=F(1, 100)),) * 2
+
+
+def test_delta_at_a_computable_breakpoint_stops_with_an_absolute_enclosure():
+    # eps_g = 0.2 = eps_1 + eps_2 exactly, given as a Computable: delta_g = 0 (t = W)
+    ms = mechanisms(eps="0.1", k=2)
+    r = composed_delta(ms, exp_eps_g=Computable(lambda p: arb("0.2").exp(), "e^0.2"))
+    assert r.lower == 0 and 0 <= r.upper <= F(1, 10 ** 60)
+
+
+def test_roots_against_exponentials_are_decided():
+    # sqrt(2) vs e^(1/3): ln sqrt 2 = 0.3466 > 1/3
+    assert log_sign_of_product([(Root(F(2), 2), 1), (RatExp(F(1), F(1, 3)), -1)]) == 1
+    # 2 e^0 (a RatExp with r = 0) against the root 4^(1/2): equal exactly
+    assert log_sign_of_product([(RatExp(F(2), F(0)), 1), (Root(F(4), 2), -1)]) == 0
+    # 3/2 * e^0 vs 2^(1/2): (3/2)^2 = 9/4 > 2
+    assert log_sign_of_product([(RatExp(F(3, 2)), 1), (Root(F(2), 2), -1)]) == 1
+
+
+def test_arb_bounds_do_not_depend_on_the_context_precision():
+    with workprec(200):
+        x = arb(1) / 3
+    lo200, hi200 = arb_bounds(x)
+    with workprec(20):
+        lo20, hi20 = arb_bounds(x)
+    assert (lo20, hi20) == (lo200, hi200)
+    assert lo200 < F(1, 3) < hi200 and hi200 - lo200 < F(1, 2 ** 190)
+
+
+def test_certified_optcomp_at_an_exact_tie_at_eps_zero():
+    # k = 1, e^eps = 2: delta_g(eps_g = 0) = (2 - 1)/(1 + 2) = 1/3 exactly, so OptComp(1/3) = 0
+    r = optcomp([Mechanism(exp_eps=2)], "1/3", engine="certified")
+    assert r.lower == r.upper == 0
+    r = optcomp([Mechanism(exp_eps=2)], "1/3", engine="exact")
+    assert r.exact == 0
+
+
+def test_all_zero_eps_is_the_product_of_deltas():
+    # eps_i = 0: the composition is (0, 1 - prod(1 - delta_i)) exactly
+    ms = mechanisms(eps=0, delta=["0.1", "0.2"])
+    r = composed_delta(ms, eps_g=0)
+    assert r.exact == 1 - F(9, 10) * F(8, 10)
+    assert optcomp(ms, "0.28").exact == 0
+    assert optcomp(ms, "0.27").infinite
