@@ -21,7 +21,7 @@ from .cli_common import (
     mechanisms_from_args,
 )
 from .errors import ExactDPError
-from .numbers import fraction_to_decimal
+from .numbers import fraction_str, fraction_to_decimal
 
 #: Modules that add subcommands, in help order.
 COMMAND_MODULES = [
@@ -76,9 +76,7 @@ def run_delta(args) -> int:
     lo = fraction_to_decimal(r.lower, args.digits, "down")
     hi = fraction_to_decimal(r.upper, args.digits, "up")
     if r.exact is not None:
-        ex = f"{r.exact.numerator}/{r.exact.denominator}" if r.exact.denominator != 1 else str(r.exact.numerator)
-        if len(ex) > 120:
-            ex = ex[:50] + f"...({len(ex)} chars)"
+        ex = _short_fraction(r.exact)
         print(f"delta_g = {lo}" + ("" if lo == hi else f" (to {args.digits} digits)"))
         print(f"exact:    {ex}")
     elif r.guarantee == "approximate":
@@ -87,6 +85,12 @@ def run_delta(args) -> int:
         print(f"delta_g in [{lo}, {hi}]")
     print(f"engine: {r.engine}, method: {r.method}" + (f", precision: {r.prec} bits" if r.prec else ""))
     return 0
+
+
+def _short_fraction(x) -> str:
+    """``p/q`` (or ``p``), elided in the middle when longer than 120 characters."""
+    s = fraction_str(x)
+    return s if len(s) <= 120 else s[:50] + f"...({len(s)} chars)"
 
 
 def run_epsilon(args) -> int:
@@ -106,10 +110,7 @@ def run_epsilon(args) -> int:
         lo = fraction_to_decimal(r.lower, args.digits, "down")  # type: ignore[arg-type]
         hi = fraction_to_decimal(r.upper, args.digits, "up")  # type: ignore[arg-type]
         if r.exp_exact is not None and r.exp_exact != 1:
-            t = r.exp_exact
-            ts = f"{t.numerator}/{t.denominator}" if t.denominator != 1 else str(t.numerator)
-            if len(ts) > 120:
-                ts = ts[:50] + f"...({len(ts)} chars)"
+            ts = _short_fraction(r.exp_exact)
             print(f"eps_g = log({ts})")
             print(f"      in [{lo}, {hi}]")
         elif r.exact is not None:

@@ -358,21 +358,15 @@ def log_sign_of_product(factors: Iterable[tuple[ExpNum, int]], *, maxprec: int =
                 v *= n ** (e * (L // D))
             return (v > 1) - (v < 1)
 
-        def g(p: int) -> arb:
-            s = arb(0)
-            for x, e in factors:
-                s += e * x.arb(p).log()
-            return s
+        return _arb_sign(lambda p: _log_product_arb(factors, p), maxprec, must=True)
+    return _arb_sign(lambda p: _log_product_arb(factors, p), maxprec, must=False)
 
-        return _arb_sign(g, maxprec, must=True)
 
-    def f(p: int) -> arb:
-        s = arb(0)
-        for x, e in factors:
-            s += e * x.arb(p).log()
-        return s
-
-    return _arb_sign(f, maxprec, must=False)
+def _log_product_arb(factors: Sequence[tuple[ExpNum, int]], prec: int) -> arb:
+    s = arb(0)
+    for x, e in factors:
+        s += e * x.arb(prec).log()
+    return s
 
 
 def _arb_sign(fn: Callable[[int], arb], maxprec: int, *, must: bool) -> Optional[int]:
