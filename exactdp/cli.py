@@ -46,7 +46,7 @@ def register(sub) -> None:
     g = p.add_mutually_exclusive_group(required=True)
     g.add_argument("--eps-g", metavar="X", help="global eps (rational >= 0)")
     g.add_argument("--exp-eps-g", metavar="T", help="e^eps_g (rational >= 1)")
-    add_engine_args(p)
+    add_engine_args(p, prec=True)
     p.set_defaults(func=run_delta)
 
     p = sub.add_parser(
@@ -56,7 +56,7 @@ def register(sub) -> None:
     )
     add_mechanism_args(p)
     p.add_argument("--delta-g", metavar="D", required=True, help="global delta, in [0, 1)")
-    add_engine_args(p)
+    add_engine_args(p, prec=True)
     p.set_defaults(func=run_epsilon)
 
 
@@ -64,7 +64,7 @@ def run_delta(args) -> int:
     from .optcomp import composed_delta
 
     ms = mechanisms_from_args(args)
-    r = composed_delta(ms, eps_g=args.eps_g, exp_eps_g=args.exp_eps_g, engine=args.engine, method=args.method, digits=args.digits)
+    r = composed_delta(ms, eps_g=args.eps_g, exp_eps_g=args.exp_eps_g, engine=args.engine, method=args.method, digits=args.digits, prec=args.prec)
     if args.json:
         d = r.to_dict(args.digits)
         d["eps_g"] = args.eps_g
@@ -97,7 +97,7 @@ def run_epsilon(args) -> int:
     from .optcomp import optcomp
 
     ms = mechanisms_from_args(args)
-    r = optcomp(ms, args.delta_g, engine=args.engine, method=args.method, digits=args.digits)
+    r = optcomp(ms, args.delta_g, engine=args.engine, method=args.method, digits=args.digits, prec=args.prec)
     if args.json:
         d = r.to_dict(args.digits)
         d["delta_g"] = args.delta_g

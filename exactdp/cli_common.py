@@ -74,13 +74,17 @@ def mechanisms_from_args(args: argparse.Namespace) -> tuple[Mechanism, ...]:
     return mechanisms(exp_eps=split_list(args.exp_eps, "--exp-eps"), delta=deltas, k=args.k)
 
 
-def add_engine_args(p: argparse.ArgumentParser, *, method: bool = True) -> None:
+def add_engine_args(p: argparse.ArgumentParser, *, method: bool = True, prec: bool = False) -> None:
     from .optcomp import ENGINES, METHODS
 
     p.add_argument("--engine", choices=ENGINES, default="auto", help="exact | certified | float | auto (default: exact when possible)")
     if method:
         p.add_argument("--method", choices=METHODS, default="auto", help="S(t) algorithm (default: cheapest applicable)")
     p.add_argument("--digits", type=positive_int("--digits"), default=30, help="significant digits of decimal output (default 30)")
+    if prec:
+        p.add_argument("--prec", type=positive_int("--prec"), default=None, metavar="BITS",
+                       help="fixed working precision in bits (float: the mpmath precision; certified: one "
+                            "evaluation at BITS, no escalation, an enclosure of whatever width it gives)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
 

@@ -57,3 +57,17 @@ def test_all_zero_eps_is_the_product_of_deltas():
     assert r.exact == 1 - F(9, 10) * F(8, 10)
     assert optcomp(ms, "0.28").exact == 0
     assert optcomp(ms, "0.27").infinite
+
+
+def test_cli_prec_fixes_the_working_precision(capsys):
+    from exactdp.cli import main
+
+    # one certified evaluation at 80 bits: an enclosure around the 30-digit value
+    ref = composed_delta(mechanisms(eps="0.1", k=10), eps_g="0.5", engine="certified", digits=30)
+    assert main(["delta", "--eps", "0.1", "-k", "10", "--eps-g", "0.5", "--engine", "certified", "--prec", "80", "--json"]) == 0
+    import json
+
+    d = json.loads(capsys.readouterr().out)
+    assert d["precision_bits"] == 80
+    lo, hi = F(d["delta_g"]["lower"]), F(d["delta_g"]["upper"])
+    assert lo <= ref.lower and ref.upper <= hi and hi - lo < F(1, 10 ** 15)
