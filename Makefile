@@ -8,14 +8,19 @@ STAMP := $(VENV)/.installed
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --upgrade pip
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
 	touch $(STAMP)
 
 demo: $(STAMP)
-	$(BIN)/exactdp delta --eps 0.1 -k 10 --delta 0 --eps-g 0.5
-	$(BIN)/exactdp delta --exp-eps 11/10,6/5,3/2 --delta 1/1000 --exp-eps-g 2
-	$(BIN)/exactdp epsilon --eps 0.1 -k 100 --delta-g 1e-6 --digits 20
+	@echo '$$ exactdp delta --eps 0.1 -k 10 --eps-g 0.5        # certified: eps = 0.1 makes e^eps transcendental'
+	@$(BIN)/exactdp delta --eps 0.1 -k 10 --eps-g 0.5
+	@echo; echo '$$ exactdp epsilon --exp-eps 11/10,6/5,3/2 --delta 1/1000 --delta-g 1/100   # exact: e^eps_g is a rational'
+	@$(BIN)/exactdp epsilon --exp-eps 11/10,6/5,3/2 --delta 1/1000 --delta-g 1/100
+	@echo; echo '$$ exactdp certify --eps 0.1 -k 100 --claim-eps 4.8 --claim-delta 1e-6   # check a claimed (eps, delta)'
+	@$(BIN)/exactdp certify --eps 0.1 -k 100 --claim-eps 4.8 --claim-delta 1e-6
+	@echo; echo '$$ exactdp approx --eps 0.1 -k 100 --delta-g 1e-6 --eta 0.01   # Theorem 1.7, guarantee certified'
+	@$(BIN)/exactdp approx --eps 0.1 -k 100 --delta-g 1e-6 --eta 0.01
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q
