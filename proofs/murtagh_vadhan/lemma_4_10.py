@@ -136,3 +136,72 @@ def all_ones(p: Proof) -> None:
 
     p.correct("If W contains all ones, every P subset [k] (including P = [k] and P = emptyset) yields equal products, so "
               "output 2^k.", corr)
+
+
+@statement(
+    "Lemma 4.10 (proof: W' is a #T-PARTITION instance)",
+    "We may assume prod_i w_i <= sqrt(c). Set W' = W u {w_{k+1}}, w_{k+1} = prod_{i<=k} w_i; then prod_{i<=k+1} w_i <= c "
+    "[and W' is an instance of #T-PARTITION: each w in W' a D-th root of a positive integer with 1 <= w <= e].",
+)
+def instance_range(p: Proof) -> None:
+    # as printed, over integer constants c: every valid #PARTITION instance W with prod w_i <= sqrt(c)
+    n = 0
+    bad = []
+    for c in range(2, 11):
+        for D in (1, 2, 3):
+            for k in (1, 2, 3):
+                for ns in itertools.combinations_with_replacement(range(1, 9), k):
+                    if not all(R.within_e(x, D) for x in ns):
+                        continue
+                    N = R.prod_int(ns)
+                    if N ** 2 > c ** D:  # prod w_i = N^(1/D) <= sqrt(c)  <=>  N^2 <= c^D (exact)
+                        continue
+                    red = R.lemma410_reduce(D, list(ns), lambda kk: 2 ** kk)
+                    if red[0] == "direct":  # all ones: no W' is built
+                        continue
+                    _, D2, ns2, _ = red
+                    n += 1
+                    if not p.require(D2 == D and len(ns2) == k + 1 and R.prod_int(ns2) <= c ** D,
+                                     "prod_{i<=k+1} w_i <= c", f"c={c} D={D} W={ns}: W' = {ns2}"):
+                        return
+                    if not all(R.within_e(x, D2) for x in ns2):
+                        bad.append((c, k, D, ns, N))
+    p.instances("W' as built by the reduction: k+1 D-th roots with prod <= c, decided in integers (every valid W "
+                "with prod w_i <= sqrt(c) and not all ones, c in 2..10, D <= 3, k <= 3, n_i <= 8)", n, "exhaustive")
+    if bad:
+        c, k, D, ns, N = min(bad)
+        p.refute(
+            "W' is a #T-PARTITION instance (1 <= w <= e)",
+            f"c = {c} (the least integer c with sqrt(c) > e), D = {D}, W = {{{', '.join(f'{x}^(1/{D})' for x in ns)}}} "
+            f"(a valid #PARTITION instance: each w_i <= e, prod w_i = {N}^(1/{D}) <= sqrt({c}); k = 1 cannot fail since "
+            f"then w_2 = w_1): the new element w_{k + 1} = {N}^(1/{D}) = {float(N) ** (1 / D):.4f} > e, outside "
+            f"Definition 4.7's range. Any c > e^2 fails the same way ({len(bad)} of {n} instances with c <= 10).",
+        )
+
+    def corr(q: Proof) -> None:
+        m = 0
+        for c, cp in ((F(9, 4), F(3, 2)), (F(4), F(2)), (F(9), F(2)), (F(100), F(2))):  # c' = min(sqrt(c), 2)
+            for k in (1, 2, 3):
+                for zs in itertools.combinations_with_replacement(range(1, 6), k):
+                    D = R.lemma49_corrected_D(zs, cp)
+                    N = R.prod_int(zs)
+                    red = R.lemma410_reduce(D, list(zs), lambda kk: 2 ** kk)
+                    m += 1
+                    if red[0] == "direct":
+                        ok = red[1] == R.count_partition(D, list(zs))
+                    else:
+                        _, D2, ns2, T = red
+                        ok = (all(R.within_e(x, D2) for x in ns2) and N ** 2 <= cp ** (2 * D) and N ** 2 <= c ** D
+                              and T.sign() > 0 and R.count_t_partition(D2, ns2, T) == R.count_partition(D, list(zs)))
+                    if not q.require(ok, "W' valid, prod W' <= c, counts preserved", f"c={c} Z={zs} D={D}"):
+                        return
+        q.instances("with prod w_i <= c' = min(sqrt(c), 2) (W from the corrected Lemma 4.9 at c'): every element of W' "
+                    "is in [1, e], prod W' <= c'^2 <= c, T > 0, and #T-PARTITION(W', T) = #PARTITION(W) "
+                    "(c in {9/4, 4, 9, 100}, all multisets of {1..5} of size <= 3)", m, "exhaustive")
+
+    p.correct(
+        "Assume prod_i w_i <= c' with c' = min(sqrt(c), e) (or any rational 1 < c' <= that, e.g. min(sqrt(c), 2)): also a "
+        "constant > 1, so Lemma 4.9 applies with c'. Then w_{k+1} = prod_i w_i <= e, every element of W' is a D-th root "
+        "of an integer in [1, e], and prod_{i<=k+1} w_i <= c'^2 <= c.",
+        corr,
+    )
