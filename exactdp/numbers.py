@@ -277,8 +277,9 @@ class Computable(ExpNum):
         self.fn = fn
         self.label = label
         with workprec(64):
-            m = fn(64).mid()
-        self._flog = math.log(float(m)) if float(m) > 0 else float("-inf")
+            v = fn(64)
+            # the log in Arb: float(v) overflows beyond 1.8e308 (e.g. e^720)
+            self._flog = float(v.log().mid()) if v > 0 else (math.log(float(v.mid())) if float(v.mid()) > 0 else float("-inf"))
 
     def arb(self, prec: int) -> arb:
         with workprec(prec):

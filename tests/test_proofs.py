@@ -407,11 +407,10 @@ def test_full_mode_settles_entries(default_run):
 
 
 # --------------------------------------------------------------------------
-# a core bug found by `exactdp proofs --full` (Theorem 1.3 at k = 100, eps = 2)
+# a core bug found by `exactdp proofs --full` (Theorem 1.3 at k = 100, eps = 2), fixed:
+# Computable.flog() overflowed for values > 1.8e308
 
 
-@pytest.mark.xfail(strict=True, reason="core bug: Computable.flog() overflows for values > 1.8e308 (float(mid)), "
-                                       "so Lattice.evaluate's float guess is inf -> OverflowError")
 def test_core_certified_delta_with_huge_computable_t():
     from flint import arb
 
