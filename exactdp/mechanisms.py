@@ -191,7 +191,9 @@ def mechanisms(
 
 
 def validate_mechanisms(mechs: Iterable[Mechanism]) -> tuple[Mechanism, ...]:
-    """Check that ``mechs`` is a non-empty iterable of Mechanism.
+    """Check that ``mechs`` is a non-empty iterable of Mechanism (a single one is accepted).
+
+    Guarantee: exact (returns the same mechanisms as a tuple).
 
     Raises:
         InvalidArgument: empty, or an element that is not a Mechanism.

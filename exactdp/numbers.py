@@ -411,7 +411,7 @@ def arb_bounds(x: arb) -> tuple[Fraction, Fraction]:
 
 
 def fraction_str(x: Fraction) -> str:
-    """``"p/q"`` or ``"p"`` for an exact rational."""
+    """``"p/q"`` or ``"p"`` for an exact rational. Guarantee: exact. Raises: nothing."""
     return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
 
 
@@ -421,6 +421,9 @@ def fraction_to_decimal(x: Fraction, digits: int, rounding: str) -> str:
     Guarantee: ``rounding="down"`` gives a string whose value is ``<= x``,
     ``"up"`` one whose value is ``>= x`` (both exact to the last digit); an exact
     decimal is printed exactly when it fits.
+
+    Raises:
+        ValueError: ``rounding`` is neither ``"down"`` nor ``"up"``.
     """
     if rounding not in ("down", "up"):
         raise ValueError("rounding must be 'down' or 'up'")
@@ -462,13 +465,3 @@ def fraction_to_decimal(x: Fraction, digits: int, rounding: str) -> str:
     else:
         out = mant[0] + ("." + mant[1:] if ndig > 1 else "") + f"e{point - 1:+d}"
     return ("-" + out) if neg else out
-
-
-def check_decimal_roundtrip(x: Fraction, s: str, rounding: str) -> bool:
-    """True when the decimal string ``s`` lies on the promised side of ``x``."""
-    v = Fraction(Decimal(s))
-    return v <= x if rounding == "down" else v >= x
-
-
-def product_flog(items: Sequence[ExpNum]) -> float:
-    return math.fsum(x.flog() for x in items)

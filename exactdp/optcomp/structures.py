@@ -506,6 +506,7 @@ def detect_lattice(ws: Sequence[ExpNum]) -> Optional[tuple[ExpNum, list[int]]]:
 
     Works for eps given as rationals (``u = e^{gcd}``), for rational ``e^eps``
     that are integer powers of one rational, and for D-th roots of such.
+    Raises: nothing (``None`` when no lattice is found).
     """
     nontriv = [x for x in ws if not x.is_one()]
     if not nontriv:
@@ -558,6 +559,9 @@ def _fmt(n: float) -> str:
 
 def choose_structure(ws: Sequence[ExpNum], method: str = "auto") -> Structure:
     """Build the S(t) kernel for ``ws`` with ``method`` (or the cheapest applicable).
+
+    Guarantee: exact (the kernel's coefficients are exact integers or exp-space
+    numbers; ``auto`` picks by a cost estimate and records the choice in ``.method``).
 
     Raises:
         InvalidArgument: an unknown method, or one that does not apply (e.g.
