@@ -133,6 +133,12 @@ def run_certify(args) -> int:
     from .certify import Undecided, certify
 
     ms = mechanisms_from_args(args)
+    if args.method in ("brute", "mitm", "grouped"):
+        # An explicit method over its size limit is refused (CostTooHigh: exit 2, with the
+        # estimate), as in `exactdp delta`; certify() would silently switch to the sandwich.
+        from .optcomp.structures import choose_structure
+
+        choose_structure([m.w for m in ms], args.method)
     try:
         c = certify(
             ms,

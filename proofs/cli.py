@@ -62,6 +62,9 @@ def run(args) -> int:
     for paper in papers:
         results += run_paper(paper, full=args.full, only=args.id)
     elapsed = time.perf_counter() - t0
+    if args.id is not None and not results:
+        # a typo in --id must not pass as "0 entries, all conclusive"
+        raise InvalidArgument("--id", "a text contained in at least one entry id (e.g. 'Theorem 1.5')", repr(args.id))
 
     report = args.report
     if report is None and args.id is None and Path("docs").is_dir():
