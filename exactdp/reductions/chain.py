@@ -41,7 +41,13 @@ from .steps import (
     solve_t_partition,
 )
 
-__all__ = ["ChainResult", "run_chain", "render_trace", "parse_as_printed"]
+__all__ = ["ChainResult", "run_chain", "render_trace", "parse_as_printed", "MAX_PRODUCT_BITS"]
+
+#: Largest ``prod z_i`` accepted, in bits. The thresholds of Lemmas 4.10-4.11 are
+#: radicals of up to ``(prod z_i)^3``, written exactly in the trace and the JSON
+#: (Python refuses to print integers of more than 4300 digits; 3 * 4096 bits is
+#: about 3700 digits). The cost is not the reason: 4096 bits run in under a second.
+MAX_PRODUCT_BITS = 4096
 
 
 @dataclass
@@ -116,8 +122,10 @@ def parse_as_printed(value: Union[bool, str, Iterable[str], None]) -> tuple[str,
 
 
 def _try_bf(fn, limit: int):
+    """``fn(limit=...)`` (a bound brute-force method), with the limit capped at its class's ``max_k``."""
+    cap = getattr(getattr(fn, "__self__", None), "max_k", limit)
     try:
-        return fn(limit=limit), None
+        return fn(limit=min(limit, cap)), None
     except CostTooHigh as e:
         return None, str(e)
 
@@ -155,8 +163,10 @@ def run_chain(
         r_form: see :func:`~exactdp.reductions.steps.solve_t_partition`.
 
     Raises:
-        InvalidArgument: bad ``z`` (empty, not positive integers), bad ``c``,
-            bad ``as_printed``; CostTooHigh when OptComp itself would explode.
+        InvalidArgument: bad ``z`` (empty, not positive integers, ``prod z_i``
+            of more than :data:`MAX_PRODUCT_BITS` bits), bad ``c``, bad
+            ``as_printed``; CostTooHigh when OptComp itself would explode (the
+            engine's estimate).
         PrecisionError: no certified count by ``max_prec`` bits.
 
     Examples:
@@ -169,6 +179,13 @@ def run_chain(
     References: Murtagh-Vadhan Lemmas 4.9-4.11, Theorem 1.6; docs/reductions.md.
     """
     inst = IntPartition(z)
+    bits = inst.product().bit_length()
+    if bits > MAX_PRODUCT_BITS:
+        raise InvalidArgument(
+            "Z",
+            f"positive integers with prod z_i < 2^{MAX_PRODUCT_BITS} (the trace writes radicals of (prod z_i)^3 exactly)",
+            f"prod z_i of {bits} bits",
+        )
     cq = chain_bound(c)
     steps_printed = parse_as_printed(as_printed)
     tr = Trace()
@@ -254,7 +271,7 @@ def _finish_records(tr: Trace, c: Fraction, check: bool, limit: int, printed: tu
                 try:
                     alone = solve_t_partition(
                         inst,
-                        lambda S: LazyReal(lambda p, S=S: S.brute_force(p, limit=limit)),
+                        lambda S: LazyReal(lambda p, S=S: S.brute_force(p, limit=min(limit, S.max_k))),
                         as_printed=printed,
                         max_prec=max_prec,
                     )
@@ -265,7 +282,7 @@ def _finish_records(tr: Trace, c: Fraction, check: bool, limit: int, printed: tu
         elif step == "Theorem 1.6" and "answer" in objs and objs["delta"].evaluations:
             inst = objs["instance"]
             try:
-                bfv = inst.brute_force(prec, limit=limit)
+                bfv = inst.brute_force(prec, limit=min(limit, inst.max_k))
             except CostTooHigh as e:
                 rec["brute_force"] = {"refused": str(e)}
             else:

@@ -10,11 +10,17 @@ step is undefined on the instance, 2 on bad input.
 
 from __future__ import annotations
 
+import re
+
 from ..cli_common import emit_json, positive_int, split_list
-from ..errors import InvalidArgument
-from .chain import parse_as_printed, render_trace, run_chain
-from .problems import BRUTE_FORCE_MAX_K
+from ..errors import CostTooHigh, InvalidArgument
+from ..numbers import MAXPREC
+from .chain import MAX_PRODUCT_BITS, parse_as_printed, render_trace, run_chain
+from .problems import _SUBSETS_PER_SECOND, BRUTE_FORCE_MAX_K
 from .steps import DEFAULT_MAX_PREC, chain_bound
+
+#: Longest decimal item accepted by --int-partition (the product is bounded anyway).
+_MAX_ITEM_DIGITS = MAX_PRODUCT_BITS * 3 // 10 + 2
 
 
 def register(sub) -> None:
@@ -43,7 +49,8 @@ def register(sub) -> None:
         type=positive_int("--brute-force-limit"),
         default=BRUTE_FORCE_MAX_K,
         metavar="K",
-        help=f"refuse brute force above K elements (default {BRUTE_FORCE_MAX_K}); the chain still runs",
+        help=f"refuse brute force above K elements (at most and default {BRUTE_FORCE_MAX_K}; #T-PARTITION and "
+        "#SUM-PARTITION checks stop earlier, at 20 and 18); the chain still runs",
     )
     p.add_argument("--max-prec", type=positive_int("--max-prec"), default=DEFAULT_MAX_PREC, metavar="BITS", help=f"precision bound for the certified count (default {DEFAULT_MAX_PREC})")
     p.add_argument("--json", action="store_true", help="print one JSON object")
@@ -53,6 +60,12 @@ def register(sub) -> None:
 def _parse_z(text: str) -> list[int]:
     out = []
     for item in split_list(text, "--int-partition"):
+        if len(item) > _MAX_ITEM_DIGITS:
+            raise InvalidArgument(
+                "--int-partition",
+                f"positive integers with a product below 2^{MAX_PRODUCT_BITS}",
+                f"an item of {len(item)} characters",
+            )
         try:
             v = int(item)
         except ValueError:
@@ -73,16 +86,48 @@ def run(args) -> int:
         printed = parse_as_printed(args.as_printed)
     except InvalidArgument as e:
         raise InvalidArgument("--as-printed", e.expected, e.found) from None
-    if args.max_prec < 64:
-        raise InvalidArgument("--max-prec", "an integer >= 64", args.max_prec)
-    r = run_chain(
-        z,
-        c=c,
-        as_printed=printed,
-        check=not args.no_brute_force,
-        brute_force_limit=args.brute_force_limit,
-        max_prec=args.max_prec,
-    )
+    if not 64 <= args.max_prec <= MAXPREC:
+        raise InvalidArgument("--max-prec", f"an integer in [64, {MAXPREC}]", args.max_prec)
+    if args.brute_force_limit > BRUTE_FORCE_MAX_K:
+        k = args.brute_force_limit
+        raise CostTooHigh(
+            "--brute-force-limit",
+            f"brute force up to k = {k} is refused (range [1, {BRUTE_FORCE_MAX_K}]): 2^{k} = {2.0 ** k:.3g} subset "
+            f"products held in memory, about {2.0 ** k / _SUBSETS_PER_SECOND:.3g} s per count; the chain itself "
+            "needs no brute force (--no-brute-force)",
+        )
+    bits = 1
+    for x in z:
+        bits += x.bit_length()  # >= bit length of the product
+    if bits > MAX_PRODUCT_BITS + len(z):
+        pz = 1
+        for x in z:
+            pz *= x
+        if pz.bit_length() > MAX_PRODUCT_BITS:
+            raise InvalidArgument(
+                "--int-partition",
+                f"positive integers with prod z_i < 2^{MAX_PRODUCT_BITS} (the trace writes radicals of (prod z_i)^3 exactly)",
+                f"prod z_i of {pz.bit_length()} bits",
+            )
+    try:
+        r = run_chain(
+            z,
+            c=c,
+            as_printed=printed,
+            check=not args.no_brute_force,
+            brute_force_limit=args.brute_force_limit,
+            max_prec=args.max_prec,
+        )
+    except CostTooHigh as e:
+        # the OptComp engine refused the chain's oracle instance (k + 1 mechanisms)
+        m = re.search(r"about ([0-9.e+]+) operations", str(e))
+        est = f"about {m.group(1)} operations per call" if m else str(e)
+        raise CostTooHigh(
+            "--int-partition",
+            f"k = {len(z)} is refused: the OptComp oracle calls on k + 1 = {len(z) + 1} mechanisms would cost {est} "
+            "(OptComp is #P-hard, Murtagh-Vadhan Thm 1.6: that is the point of the chain); use fewer z_i "
+            "(docs/benchmarks.md: k <= 28 within about a minute)",
+        ) from None
     if args.json:
         emit_json(r.to_dict())
     else:

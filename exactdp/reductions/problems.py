@@ -37,6 +37,8 @@ from .radicals import RadicalSum, as_radical_sum
 
 __all__ = [
     "BRUTE_FORCE_MAX_K",
+    "T_PARTITION_MAX_K",
+    "SUM_PARTITION_MAX_K",
     "IntPartition",
     "Partition",
     "TPartition",
@@ -45,11 +47,21 @@ __all__ = [
     "subset_products",
 ]
 
-#: Brute force over more than 2^BRUTE_FORCE_MAX_K subsets is refused.
+#: Brute force over more than 2^BRUTE_FORCE_MAX_K subsets is refused (the
+#: integer counts: #INT-PARTITION, #PARTITION; all 2^k products are kept in memory).
 BRUTE_FORCE_MAX_K = 22
 
-#: Measured order of magnitude of the subset enumeration (subsets per second).
-_SUBSETS_PER_SECOND = 1.0e7
+#: The same bound for the problems whose brute force does Arb work per subset
+#: product: #T-PARTITION (a ball test per product) and #SUM-PARTITION (D-th
+#: roots at the working precision, and the chain's checks run it up to 8 times).
+T_PARTITION_MAX_K = 20
+SUM_PARTITION_MAX_K = 18
+
+#: Measured orders of magnitude (subsets per second, 2 shared cores, k = 16,
+#: D = 130): integer counts 6.6e6, #T-PARTITION 5.2e5, #SUM-PARTITION at 250
+#: bits 3.6e5; rounded down for the estimates printed with a refusal.
+_SUBSETS_PER_SECOND = 5.0e6
+_REAL_SUBSETS_PER_SECOND = 2.5e5
 
 
 def _positive_ints(values: object, name: str) -> tuple[int, ...]:
@@ -99,13 +111,15 @@ def _check_roots(D: int, ns: tuple[int, ...]) -> None:
             )
 
 
-def _check_size(k: int, limit: int) -> None:
+def _check_size(k: int, limit: object, rate: float = _SUBSETS_PER_SECOND) -> None:
+    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 0:
+        raise InvalidArgument("limit", "an integer >= 0 (the largest k brute-forced)", limit)
     if k > limit:
-        est = 2.0 ** k / _SUBSETS_PER_SECOND
+        est = 2.0 ** k / rate
         raise CostTooHigh(
             "k",
             f"brute force over 2^{k} = {2.0 ** k:.3g} subsets is refused (limit k <= {limit}; "
-            f"estimated {est:.3g} s at about {_SUBSETS_PER_SECOND:.0e} subsets/s)",
+            f"estimated {est:.3g} s at about {rate:.1e} subsets/s)",
         )
 
 
@@ -154,6 +168,7 @@ class IntPartition(_Instance):
     """
 
     __slots__ = ("n",)
+    max_k = BRUTE_FORCE_MAX_K
 
     def __init__(self, z: Iterable[object]):
         object.__setattr__(self, "n", _positive_ints(z, "Z"))
@@ -170,6 +185,7 @@ class IntPartition(_Instance):
 
         Raises:
             CostTooHigh: ``k > limit`` (with the estimate).
+            InvalidArgument: ``limit`` not an integer >= 0.
         """
         _check_size(self.k, limit)
         prods = subset_products(self.n)
@@ -203,8 +219,15 @@ class _RootInstance(_Instance):
 
     @property
     def w(self) -> tuple[Root, ...]:
-        """The ``w_i`` as exact :class:`~exactdp.numbers.Root` numbers."""
-        return tuple(Root(x, self.D) for x in self.n)
+        """The ``w_i`` as exact :class:`~exactdp.numbers.Root` numbers.
+
+        Equal ``n_i`` share one Root object: the engine groups equal ``w_i``
+        through dict lookups, which then settle by identity instead of
+        ``Root.__eq__`` (it compares ``n^D'`` with ``n'^D``: huge for large
+        ``n`` and ``D``).
+        """
+        roots: dict[int, Root] = {}
+        return tuple(roots.setdefault(x, Root(x, self.D)) for x in self.n)
 
     def product_n(self) -> int:
         """``N = prod n_i``, so that ``prod w_i = N^(1/D)``."""
@@ -236,6 +259,7 @@ class Partition(_RootInstance):
     """
 
     __slots__ = ()
+    max_k = BRUTE_FORCE_MAX_K
 
     def __init__(self, D: int, n: Iterable[object]):
         self._init_roots(D, n)
@@ -244,7 +268,8 @@ class Partition(_RootInstance):
         """The count over all ``2^k`` subsets. Guarantee: exact.
 
         Raises:
-            CostTooHigh: ``k > limit``.
+            CostTooHigh: ``k > limit`` (with the estimate).
+            InvalidArgument: ``limit`` not an integer >= 0.
         """
         _check_size(self.k, limit)
         prods = subset_products(self.n)
@@ -306,13 +331,16 @@ class TPartition(_RootInstance):
             raise InvalidArgument("T", "a real number > 0", str(T))
         object.__setattr__(self, "T", T)
 
-    def count_brute_force(self, *, limit: int = BRUTE_FORCE_MAX_K) -> int:
+    max_k = T_PARTITION_MAX_K
+
+    def count_brute_force(self, *, limit: int = T_PARTITION_MAX_K) -> int:
         """The count over all ``2^k`` subsets (each distinct product decided exactly). Guarantee: exact.
 
         Raises:
-            CostTooHigh: ``k > limit``.
+            CostTooHigh: ``k > limit`` (with the estimate).
+            InvalidArgument: ``limit`` not an integer >= 0.
         """
-        _check_size(self.k, limit)
+        _check_size(self.k, limit, _REAL_SUBSETS_PER_SECOND)
         prods = subset_products(self.n)
         N = prods[-1]
         counts = Counter(prods)
@@ -397,7 +425,9 @@ class SumPartition(_RootInstance):
             raise InvalidArgument("r", "a real number > 1" + (" (decidably)" if ok is None else ""), rr)
         object.__setattr__(self, "r", rr)
 
-    def brute_force(self, prec: int, *, limit: int = BRUTE_FORCE_MAX_K) -> arb:
+    max_k = SUM_PARTITION_MAX_K
+
+    def brute_force(self, prec: int, *, limit: int = SUM_PARTITION_MAX_K) -> arb:
         """Enclosure of the value at ``prec`` bits, summing over all ``2^k`` subsets. Guarantee: enclosure.
 
         A term exactly on the threshold is 0 either way: when ``r`` is a Root or
@@ -405,9 +435,10 @@ class SumPartition(_RootInstance):
         enclosed as ``max(x, 0)``.
 
         Raises:
-            CostTooHigh: ``k > limit``.
+            CostTooHigh: ``k > limit`` (with the estimate).
+            InvalidArgument: ``limit`` not an integer >= 0.
         """
-        _check_size(self.k, limit)
+        _check_size(self.k, limit, _REAL_SUBSETS_PER_SECOND)
         prods = subset_products(self.n)
         N = prods[-1]
         counts = Counter(prods)
