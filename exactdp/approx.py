@@ -98,6 +98,23 @@ FORMS = ("fast", "proof")
 #: Largest lattice degree A = sum a_i accepted (count polynomial length).
 MAX_DEGREE = 20_000_000
 
+#: Largest ``k * A`` accepted for the count polynomial ``prod (1 + z^{a_i})``:
+#: A + 1 coefficients of up to k bits each, and the product tree holds several
+#: such polynomials. Measured (benchmarks/bench_approx.py, 2 cores): k = 1000,
+#: A = 977,594 took 6.3 s and 1.0 GB; k = 1000, A ~ 10^7 about 90 s and 10 GB.
+MAX_POLY_BITS = 2_000_000_000
+_POLY_BYTES_PER_BIT = 1.0  # measured: ~1 byte of peak memory per coefficient bit (k * A)
+_POLY_SECONDS_PER_BIT = 7e-9  # measured: 6.3 s / (1000 * 977,594)
+
+#: The proof's form (Lemma 5.2 tables inside a binary search) is refused when
+#: its estimated time exceeds this many seconds; the fast form gives the same eps*.
+MAX_PROOF_SECONDS = 600.0
+_PROOF_SECONDS_PER_CELL = 5e-8  # measured: 14.6 min / 1.72e10 cells at k = 1000 (bench_approx)
+
+#: Largest single lattice exponent a_i considered (beyond it the exact floor
+#: decision itself would explode: it compares u^{a_i} with w_i).
+MAX_EXPONENT = 2**62
+
 _LOG2_10 = math.log2(10)
 
 Number = Union[Fraction, float]
@@ -158,6 +175,33 @@ def _fr(x: fmpq) -> Fraction:
 
 def _fq(x: Fraction) -> fmpq:
     return fmpq(x.numerator, x.denominator)
+
+
+def _poly_cost(k: int, A: int) -> tuple[float, float]:
+    """Estimated (bytes, seconds) of the count polynomial of degree A over k mechanisms. Approximate."""
+    bits = float(k) * float(A)
+    return bits * _POLY_BYTES_PER_BIT, bits * _POLY_SECONDS_PER_BIT
+
+
+def _check_poly_cost(k: int, A: float, parameter: str, hint: str = "use a larger eta (a coarser lattice)") -> None:
+    """Refuse a count polynomial over the degree or size limits, with the estimate. Guarantee: exact decision.
+
+    Raises:
+        CostTooHigh: ``A > MAX_DEGREE`` or ``k * A > MAX_POLY_BITS``.
+    """
+    mem, sec = _poly_cost(k, int(A))
+    if A > MAX_DEGREE or k * A > MAX_POLY_BITS:
+        raise CostTooHigh(
+            parameter,
+            f"the lattice count polynomial would have degree A = sum a_i = {A:.3g} with coefficients of up to k = {k} bits "
+            f"(limits: A <= {MAX_DEGREE:.3g}, k*A <= {MAX_POLY_BITS:.3g}); estimated {mem / 1e9:.3g} GB and {sec:.3g} s; {hint}",
+        )
+
+
+def _degree_estimate(ws: Sequence[ExpNum], u: ExpNum) -> float:
+    """``sum_i ln w_i / ln u`` in floating point: the lattice degree to within k. Approximate."""
+    lu = u.flog()
+    return math.fsum(max(w.flog(), 0.0) for w in ws) / lu
 
 
 def _log_enclosure_of_rational(t: Fraction, digits: int) -> tuple[Fraction, Fraction]:
@@ -331,8 +375,7 @@ class _Lat:
     def poly(self):
         """``prod (1 + z^{a_i})`` as an ``fmpz_poly`` (equal a_i grouped, then a product tree)."""
         if self._poly is None:
-            if self.A > MAX_DEGREE:
-                raise CostTooHigh("eta", f"the lattice polynomial would have degree {self.A} (limit {MAX_DEGREE}); use a larger eta")
+            _check_poly_cost(self.k, self.A, "eta")
             groups: dict = {}
             for x in self.a:
                 groups[x] = groups.get(x, 0) + 1
@@ -876,6 +919,8 @@ def _base(eps0: object, exp_base: object) -> ExpNum:
 def _exponent(w: ExpNum, u: ExpNum, rounding: str) -> int:
     if w.is_one():
         return 0
+    if w.flog() / u.flog() > MAX_EXPONENT:
+        raise CostTooHigh("eps", f"ln w / ln u = {w.flog() / u.flog():.3g} lattice steps for one mechanism (limit {MAX_EXPONENT:.3g}); use a coarser lattice")
     lw, lu = w.log_exact(), u.log_exact()
     if lw is not None and lu is not None:
         x = lw / lu
@@ -1108,7 +1153,11 @@ def theorem17(
     Raises:
         InvalidArgument: bad mechanisms or delta_g, ``eta <= 0``,
             ``exp_base <= 1``, unknown variant / form.
-        CostTooHigh: the lattice degree ``A = sum a_i`` exceeds ``MAX_DEGREE``.
+        CostTooHigh: the lattice degree ``A = sum a_i`` exceeds ``MAX_DEGREE``,
+            or ``k A`` exceeds ``MAX_POLY_BITS`` (memory of the count
+            polynomial), or (``form="proof"``) the estimated time of the
+            proof's form exceeds ``MAX_PROOF_SECONDS``; the message gives the
+            estimate and the eta (or form) that fits.
         PrecisionError: no rigorous answer by ``MAXPREC`` bits.
 
     Examples:
@@ -1147,10 +1196,33 @@ def theorem17(
         u = RatExp.from_exp(ub)
         half_eta_scale = RatExp.from_exp(1 / ub ** (k // 2)) if k % 2 == 0 else Root(1 / ub**k, 2)
     rounding = "up" if variant == "up" else "down"
+    pname = "eta" if eta is not None else "exp_base"
+    total = math.fsum(max(m.w.flog(), 0.0) for m in ms)
+
+    def hint() -> str:
+        # the least eta (k ln u) that meets both limits
+        need = max(k * total / MAX_DEGREE, k * k * total / MAX_POLY_BITS)
+        if eta is not None:
+            return f"use eta >= {need:.3g}"
+        x = need / k  # ln u
+        return f"use exp_base >= 1 + {math.expm1(x):.3g}" if x < 1 else f"use exp_base >= e^{x:.3g}"
+
+    A_est = _degree_estimate([m.w for m in ms], u)
+    if A_est > 2 * MAX_DEGREE or k * A_est > 2 * MAX_POLY_BITS:  # before any exact work (k more at most)
+        _check_poly_cost(k, A_est, pname, hint())
     a = [_exponent(m.w, u, rounding) for m in ms]
     lat = _Lat(u, a)
-    if lat.A > MAX_DEGREE:
-        raise CostTooHigh("eta", f"the lattice degree sum a_i = {lat.A} exceeds {MAX_DEGREE}; use a larger eta")
+    _check_poly_cost(k, lat.A, pname, hint())
+    if form == "proof":
+        cells = 2 * (lat.A.bit_length() + 2) * k * (lat.A // 2 + 1)
+        sec = cells * _PROOF_SECONDS_PER_CELL
+        if sec > MAX_PROOF_SECONDS:
+            _, fast_sec = _poly_cost(k, lat.A)
+            raise CostTooHigh(
+                "form",
+                f"the proof's form would fill about {cells:.3g} Lemma 5.1 table cells (estimated {sec:.3g} s, limit "
+                f"{MAX_PROOF_SECONDS:.0f} s); form='fast' gives the same eps* (estimated {max(fast_sec, 0.01):.2g} s)",
+            )
     P = _P([m.delta for m in ms])
     tau = _Tau(P, dg, half_eta_scale if variant == "completion" else None)
     stats: dict = {}
@@ -1293,6 +1365,16 @@ def optcomp_bounds(
     last = (None, None, 0)
     while True:
         u, e0, ub = _lattice_at(ms, base, n)
+        A_est = _degree_estimate([m.w for m in ms], u)
+        if A_est > 2 * max_degree + len(ms) or len(ms) * A_est > MAX_POLY_BITS:
+            if levels == 0:
+                mem, sec = _poly_cost(len(ms), int(A_est))
+                raise CostTooHigh(
+                    "width",
+                    f"the first lattice already has degree about {A_est:.3g} (max_degree={max_degree}, k*A limit "
+                    f"{MAX_POLY_BITS:.3g}; estimated {mem / 1e9:.3g} GB, {sec:.3g} s)",
+                )
+            break
         a_lo = [_exponent(m.w, u, "down") for m in ms]
         a_hi = [_exponent(m.w, u, "up") for m in ms]
         if sum(a_hi) > max_degree:
@@ -1401,6 +1483,16 @@ def delta_bounds(
     last = (None, None, 0)
     while True:
         u, e0, ub = _lattice_at(ms, base, n)
+        A_est = _degree_estimate([m.w for m in ms], u)
+        if A_est > 2 * max_degree + len(ms) or len(ms) * A_est > MAX_POLY_BITS:
+            if levels == 0:
+                mem, sec = _poly_cost(len(ms), int(A_est))
+                raise CostTooHigh(
+                    "width",
+                    f"the first lattice already has degree about {A_est:.3g} (max_degree={max_degree}, k*A limit "
+                    f"{MAX_POLY_BITS:.3g}; estimated {mem / 1e9:.3g} GB, {sec:.3g} s)",
+                )
+            break
         a_lo = [_exponent(m.w, u, "down") for m in ms]
         a_hi = [_exponent(m.w, u, "up") for m in ms]
         if sum(a_hi) > max_degree:
