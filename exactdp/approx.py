@@ -1054,6 +1054,9 @@ class ApproxResult:
 
     ``lower <= eps* <= upper`` rigorously; for ``variant`` ``"up"`` or
     ``"completion"``, ``OptComp(delta_g) <= eps* <= OptComp(e^{-eta/2} delta_g) + eta``.
+
+    Guarantee: enclosure of eps* (``guarantee`` states what eps* itself satisfies).
+    Raises: nothing (a frozen record).
     """
 
     lower: Number
@@ -1074,6 +1077,7 @@ class ApproxResult:
     tables: Optional[int] = None
 
     def to_dict(self, digits: int = 30) -> dict:
+        """The ``exactdp approx --json`` object (decimals rounded outward). Guarantee: enclosure. Raises: nothing."""
         if self.infinite:
             eps = {"exact": "inf", "lower": "inf", "upper": "inf"}
         else:
@@ -1250,7 +1254,11 @@ def theorem17(
 
 @dataclass(frozen=True)
 class Bounds:
-    """Rigorous bounds ``lower <= value <= upper`` from the lattice sandwich."""
+    """Rigorous bounds ``lower <= value <= upper`` from the lattice sandwich.
+
+    Guarantee: lower bound / upper bound (rigorous); ``width_reached`` says
+    whether the requested width was met. Raises: nothing (a frozen record).
+    """
 
     lower: Number
     upper: Number
@@ -1265,6 +1273,7 @@ class Bounds:
     exact_upper: Optional[Fraction] = None
 
     def to_dict(self, digits: int = 30) -> dict:
+        """JSON-serialisable bounds (rounded outward). Guarantee: lower / upper bound. Raises: nothing."""
         if self.infinite:
             b = {"lower": "inf", "upper": "inf"}
         else:

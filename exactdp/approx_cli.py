@@ -29,6 +29,7 @@ def _mechanisms(args, limit: int = MAX_CLI_MECHANISMS, why: str = "the mechanism
 
 
 def register(sub) -> None:
+    """Add the ``approx`` and ``certify`` subcommands to ``sub``. Guarantee: exact. Raises: nothing."""
     from .approx import FORMS
 
     p = sub.add_parser(
@@ -54,6 +55,13 @@ def register(sub) -> None:
     )
     p.add_argument("--form", choices=FORMS, default="fast", help="fast: count polynomial + exact inverse (default); proof: binary search over Lemma 5.2 decisions")
     p.add_argument("--no-bounds", action="store_true", help="skip the rigorous bounds on the true OptComp (saves one lattice computation)")
+    p.add_argument(
+        "--width",
+        metavar="W",
+        default=None,
+        help="also refine the certified sandwich on the true OptComp(delta_g) (eps_i rounded down and up to "
+        "ever finer lattices) until its width is <= W (rational > 0)",
+    )
     p.add_argument("--digits", type=positive_int("--digits"), default=20, help="significant digits (default 20)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=run_approx)
@@ -100,16 +108,42 @@ def _enc(lo, hi, digits: int) -> str:
 
 
 def run_approx(args) -> int:
-    from .approx import theorem17
+    """Run ``exactdp approx``; return the exit status.
+
+    Guarantee: ``eps_star`` is a rigorous enclosure of Theorem 1.7's eps*;
+    ``optcomp`` (and ``sandwich`` with ``--width``) rigorous bounds on the true OptComp.
+
+    Raises:
+        InvalidArgument: bad MECHS, ``--delta-g``, ``--eta``, ``--exp-base``, ``--width``.
+        CostTooHigh: ``-k`` too large, or a lattice too fine (estimate and the eta that fits).
+        PrecisionError: no rigorous answer by the precision bound.
+
+    Examples:
+        ``exactdp approx --eps 0.1 -k 10 --delta-g 1e-6 --eta 0.01 --json``.
+
+    References: Murtagh-Vadhan Theorem 1.7, Lemmas 5.1-5.3; docs/approx.md.
+    """
+    from .approx import optcomp_bounds, theorem17
+    from .numbers import parse_rational
 
     ms = _mechanisms(args)
+    width = None
+    if args.width is not None:
+        width = parse_rational(args.width, "--width", expected="a rational number > 0")
+        if width <= 0:
+            from .errors import InvalidArgument
+
+            raise InvalidArgument("--width", "a rational number > 0", args.width)
     kw = {"eta": args.eta} if args.eta is not None else {"exp_base": args.exp_base}
     r = theorem17(ms, args.delta_g, variant=args.variant, form=args.form, digits=args.digits, **kw)
     low = None
     if not args.no_bounds:
         low = theorem17(ms, args.delta_g, variant="printed", form="fast", digits=args.digits, **kw)
+    sw = optcomp_bounds(ms, args.delta_g, width=width, digits=max(args.digits, 20)) if width is not None else None
     if args.json:
         d = r.to_dict(args.digits)
+        if sw is not None:
+            d["sandwich"] = sw.to_dict(args.digits)
         if low is not None:
             if low.infinite:
                 d["optcomp"] = {"lower": "inf", "upper": "inf", "infinite": True}
@@ -140,10 +174,33 @@ def run_approx(args) -> int:
         else:
             hi = "inf" if r.infinite else fraction_to_decimal(r.upper, args.digits, "up")
             print(f"true OptComp(delta_g) in [{fraction_to_decimal(low.lower, args.digits, 'down')}, {hi}]  (rigorous: eps_i rounded down / eps*)")
+    if sw is not None:
+        if sw.infinite:
+            print("sandwich: true OptComp(delta_g) = inf")
+        else:
+            lat = f"eps0 = {fraction_str(sw.eps0)}" if sw.eps0 is not None else f"u = {fraction_str(sw.exp_base)}"
+            ok = "width reached" if sw.width_reached else f"width NOT reached (max degree); best bounds"
+            print(
+                f"sandwich: true OptComp(delta_g) in [{fraction_to_decimal(sw.lower, args.digits, 'down')}, "
+                f"{fraction_to_decimal(sw.upper, args.digits, 'up')}]  ({ok}; lattice {lat}, degree {sw.degree}, {sw.levels} levels)"
+            )
     return 0
 
 
 def run_certify(args) -> int:
+    """Run ``exactdp certify``; return the exit status (0 decided, 1 failing with --exit-code, 3 undecided).
+
+    Guarantee: the verdict is a rigorous decision, never a guess.
+
+    Raises:
+        InvalidArgument: bad MECHS or claim (named, with the range).
+        CostTooHigh: too many mechanisms, or an explicit ``--method`` over its limit.
+
+    Examples:
+        ``exactdp certify --exp-eps 2,2 --claim-exp-eps 2 --claim-delta 2/9`` -> HOLDS (a tie, exact).
+
+    References: Murtagh-Vadhan Theorem 1.5; docs/approx.md.
+    """
     from .certify import CERTIFY_MAX_K, _SECONDS_PER_MECHANISM, Undecided, certify
 
     ms = _mechanisms(

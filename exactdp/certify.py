@@ -41,6 +41,7 @@ class Undecided(PrecisionError):
     """A claim could not be decided rigorously within the escalation bounds.
 
     The message gives the best enclosure reached; nothing is guessed.
+    Guarantee: raised instead of a guess. Raises: n/a (an exception class).
     """
 
 
@@ -51,6 +52,8 @@ class Certificate:
     ``delta_lower <= delta_g(claim_eps) <= delta_upper`` and
     ``eps_lower <= OptComp(claim_delta) <= eps_upper`` hold rigorously;
     ``holds`` is True iff ``delta_g(claim_eps) <= claim_delta``.
+
+    Guarantee: exact decision; enclosures rigorous. Raises: nothing (a frozen record).
     """
 
     holds: bool
@@ -72,6 +75,7 @@ class Certificate:
 
     @property
     def claim_eps_bounds(self) -> tuple[Fraction, Fraction]:
+        """The claimed eps as an enclosure (``ln`` of a claimed ``e^eps``). Guarantee: enclosure. Raises: nothing."""
         if self.claim_eps is not None:
             return self.claim_eps, self.claim_eps
         from .approx import _log_enclosure_of_rational
@@ -79,11 +83,17 @@ class Certificate:
         return _log_enclosure_of_rational(self.claim_exp_eps, 30)  # type: ignore[arg-type]
 
     def delta_margin(self) -> tuple[Fraction, Fraction]:
-        """``claim_delta - delta_g(claim_eps)`` as ``(lower, upper)``; >= 0 iff the claim holds."""
+        """``claim_delta - delta_g(claim_eps)`` as ``(lower, upper)``; >= 0 iff the claim holds.
+
+        Guarantee: enclosure (exact when delta_g is). Raises: nothing.
+        """
         return self.claim_delta - self.delta_upper, self.claim_delta - self.delta_lower
 
     def eps_margin(self) -> tuple[Number, Number]:
-        """``claim_eps - OptComp(claim_delta)`` as ``(lower, upper)``; >= 0 iff the claim holds."""
+        """``claim_eps - OptComp(claim_delta)`` as ``(lower, upper)``; >= 0 iff the claim holds.
+
+        Guarantee: enclosure (``-inf`` when OptComp is infinite). Raises: nothing.
+        """
         if self.eps_infinite:
             return -math.inf, -math.inf
         if self.claim_eps is not None and self.eps_exact is not None:
@@ -98,6 +108,8 @@ class Certificate:
         return elo - self.eps_upper, ehi - self.eps_lower  # type: ignore[operator]
 
     def to_dict(self, digits: int = 30) -> dict:
+        """The ``exactdp certify --json`` object (decimals rounded outward). Guarantee: exact / enclosure. Raises: nothing."""
+
         def enc(lo, hi, exact: bool = True):
             if lo == hi and isinstance(lo, Fraction) and exact:
                 return {"exact": fraction_str(lo), "lower": fraction_to_decimal(lo, digits, "down"), "upper": fraction_to_decimal(hi, digits, "up")}

@@ -24,6 +24,7 @@ _MAX_ITEM_DIGITS = MAX_PRODUCT_BITS * 3 // 10 + 2
 
 
 def register(sub) -> None:
+    """Add the ``reduce`` subcommand to ``sub`` (argparse subparsers). Guarantee: exact. Raises: nothing."""
     p = sub.add_parser(
         "reduce",
         help="run the #P reduction chain #INT-PARTITION -> ... -> OptComp (Murtagh-Vadhan Sec. 4)",
@@ -77,6 +78,22 @@ def _parse_z(text: str) -> list[int]:
 
 
 def run(args) -> int:
+    """Run ``exactdp reduce``: print the trace (or JSON); return the exit status.
+
+    Guarantee: the printed count is certified (see :func:`run_chain`).
+
+    Raises:
+        InvalidArgument: bad ``--int-partition`` / ``--c`` / ``--as-printed`` /
+            ``--max-prec`` (the caller prints one line and exits 2).
+        CostTooHigh: ``--brute-force-limit`` above 22, or an instance whose
+            OptComp oracle calls the engine refuses (with the estimate).
+        PrecisionError: no certified count by ``--max-prec`` bits.
+
+    Examples:
+        ``exactdp reduce --int-partition 2,3,6 --json`` prints ``{"count": 2, ...}``.
+
+    References: Murtagh-Vadhan Section 4; docs/reductions.md.
+    """
     z = _parse_z(args.int_partition)
     try:
         c = chain_bound(args.c)

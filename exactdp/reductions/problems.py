@@ -124,10 +124,20 @@ def _check_size(k: int, limit: object, rate: float = _SUBSETS_PER_SECOND) -> Non
 
 
 def subset_products(ns: Sequence[int]) -> list[int]:
-    """``prods[mask] = prod_{i in mask} ns[i]`` for every ``mask`` in ``[0, 2^k)``. Guarantee: exact.
+    """``prods[mask] = prod_{i in mask} ns[i]`` for every ``mask`` in ``[0, 2^k)``.
 
-    Bit ``i`` of ``mask`` is element ``i``; the complement of ``mask`` is
-    ``mask ^ (2^k - 1)``.
+    Guarantee: exact (integer products). Bit ``i`` of ``mask`` is element ``i``;
+    the complement of ``mask`` is ``mask ^ (2^k - 1)``. Memory: ``2^k`` integers
+    (callers bound k first).
+
+    Raises:
+        Nothing of its own (integers in, integers out).
+
+    Examples:
+        >>> subset_products([2, 3])
+        [1, 2, 3, 6]
+
+    References: Murtagh-Vadhan Definitions 4.5-4.8 (the brute-force solvers).
     """
     prods = [1]
     for n in ns:
@@ -175,9 +185,11 @@ class IntPartition(_Instance):
 
     @property
     def z(self) -> tuple[int, ...]:
+        """The integers ``z_1..z_k``. Guarantee: exact. Raises: nothing."""
         return self.n
 
     def product(self) -> int:
+        """``prod z_i``. Guarantee: exact. Raises: nothing."""
         return math.prod(self.n)
 
     def count_brute_force(self, *, limit: int = BRUTE_FORCE_MAX_K) -> int:
@@ -193,6 +205,7 @@ class IntPartition(_Instance):
         return sum(1 for m in range(len(prods)) if prods[m] == prods[full ^ m])
 
     def to_dict(self) -> dict:
+        """JSON-serialisable description. Guarantee: exact. Raises: nothing."""
         return {"problem": "#INT-PARTITION", "Z": list(self.n), "k": self.k}
 
     def __eq__(self, other: object) -> bool:
@@ -277,6 +290,7 @@ class Partition(_RootInstance):
         return sum(1 for m in range(len(prods)) if prods[m] == prods[full ^ m])
 
     def to_dict(self) -> dict:
+        """JSON-serialisable description. Guarantee: exact. Raises: nothing."""
         return {"problem": "#PARTITION", **self._roots_dict()}
 
     def __eq__(self, other: object) -> bool:
@@ -359,6 +373,7 @@ class TPartition(_RootInstance):
         return total
 
     def to_dict(self) -> dict:
+        """JSON-serialisable description (``T`` exactly, and as an outward-rounded decimal). Guarantee: exact. Raises: nothing."""
         return {"problem": "#T-PARTITION", **self._roots_dict(), "T": str(self.T), "T_decimal": self.T.decimal()}
 
     def __eq__(self, other: object) -> bool:
@@ -465,6 +480,7 @@ class SumPartition(_RootInstance):
             return total
 
     def to_dict(self) -> dict:
+        """JSON-serialisable description. Guarantee: exact. Raises: nothing."""
         return {"problem": "#SUM-PARTITION", **self._roots_dict(), "r": repr(self.r)}
 
     def __repr__(self) -> str:
@@ -480,6 +496,17 @@ class LazyReal:
     counts the distinct evaluations.
 
     Guarantee: enclosure (``arb(prec)`` contains the value, if ``fn`` does).
+
+    Raises:
+        Whatever ``fn`` raises (e.g. CostTooHigh from a brute-force oracle).
+
+    Examples:
+        >>> from flint import arb
+        >>> x = LazyReal(lambda p: arb(2).sqrt(), "sqrt 2")
+        >>> x.arb(64).overlaps(arb(2).sqrt()), x.evaluations
+        (True, 1)
+
+    References: the real-valued oracles of Murtagh-Vadhan Lemma 4.11 and Theorem 1.6.
     """
 
     __slots__ = ("fn", "label", "_cache", "on_evaluate")
@@ -491,6 +518,7 @@ class LazyReal:
         self.on_evaluate = on_evaluate
 
     def arb(self, prec: int) -> arb:
+        """The enclosure at ``prec`` bits (cached). Guarantee: enclosure. Raises: whatever ``fn`` raises."""
         v = self._cache.get(prec)
         if v is None:
             with workprec(prec):
@@ -502,6 +530,7 @@ class LazyReal:
 
     @property
     def evaluations(self) -> int:
+        """Number of distinct precisions evaluated. Guarantee: exact. Raises: nothing."""
         return len(self._cache)
 
     def __repr__(self) -> str:

@@ -148,17 +148,25 @@ class RadicalSum:
 
     @classmethod
     def rational(cls, q: object) -> "RadicalSum":
-        """The rational number ``q``."""
+        """The rational number ``q``. Guarantee: exact.
+
+        Raises:
+            TypeError / ValueError: ``q`` not convertible to a Fraction.
+        """
         return cls([(Fraction(q), Fraction(1), 1)])
 
     @classmethod
     def radical(cls, a: object, n: int, coef: object = 1) -> "RadicalSum":
-        """``coef * a^(1/n)`` (positive real root)."""
+        """``coef * a^(1/n)`` (positive real root). Guarantee: exact.
+
+        Raises:
+            InvalidArgument: ``a <= 0`` or ``n`` not a positive integer.
+        """
         return cls([(Fraction(coef), Fraction(a), n)])
 
     @property
     def terms(self) -> tuple[tuple[Fraction, int, Fraction], ...]:
-        """``(a, n, q)`` for each term ``q * a^(1/n)``, canonical order."""
+        """``(a, n, q)`` for each term ``q * a^(1/n)``, canonical order. Guarantee: exact. Raises: nothing."""
         return self._terms
 
     # arithmetic --------------------------------------------------------
@@ -208,6 +216,8 @@ class RadicalSum:
         Each returned ``(a, n, q)`` is a class representative ``a^(1/n)`` with the
         class's total coefficient ``q != 0``; the representatives have pairwise
         irrational ratios, so (Siegel) they are linearly independent over Q.
+
+        Raises: nothing (integer arithmetic only).
         """
         classes: list[list] = []
         for a, n, q in self._terms:
@@ -221,7 +231,7 @@ class RadicalSum:
         return tuple((a, n, q) for a, n, q in classes if q != 0)
 
     def is_zero(self) -> bool:
-        """True iff the number is 0. Guarantee: exact."""
+        """True iff the number is 0. Guarantee: exact (Siegel's independence). Raises: nothing."""
         return not self.collapsed()
 
     def sign(self, *, maxprec: int = MAXPREC) -> int:
@@ -278,7 +288,7 @@ class RadicalSum:
     __hash__ = None  # type: ignore[assignment]
 
     def exact_rational(self) -> Optional[Fraction]:
-        """The value as a Fraction when it is rational, else None. Guarantee: exact."""
+        """The value as a Fraction when it is rational, else None. Guarantee: exact. Raises: nothing."""
         terms = self.collapsed()
         if not terms:
             return Fraction(0)
@@ -292,7 +302,7 @@ class RadicalSum:
     # numerics ----------------------------------------------------------
 
     def arb(self, prec: int) -> arb:
-        """Enclosure at ``prec`` bits. Guarantee: enclosure."""
+        """Enclosure at ``prec`` bits. Guarantee: enclosure. Raises: nothing."""
         with workprec(prec):
             v = arb(0)
             for a, n, q in self._terms:
@@ -300,7 +310,7 @@ class RadicalSum:
             return v
 
     def decimal(self, digits: int = 12) -> str:
-        """An outward-rounded decimal interval ``[lo, hi]`` (or the exact value). Guarantee: enclosure."""
+        """An outward-rounded decimal interval ``[lo, hi]`` (or the exact value). Guarantee: enclosure. Raises: nothing."""
         ex = self.exact_rational()
         if ex is not None and ex.denominator == 1:
             return str(ex.numerator)
@@ -311,7 +321,7 @@ class RadicalSum:
         return a if a == b else f"[{a}, {b}]"
 
     def approx(self) -> float:
-        """A float approximation. Guarantee: approximate."""
+        """A float approximation. Guarantee: approximate (the midpoint of an 80-bit ball). Raises: nothing."""
         return float(self.arb(80).mid())
 
     def __str__(self) -> str:

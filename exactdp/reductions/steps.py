@@ -68,7 +68,12 @@ DEFAULT_MAX_PREC = 1 << 14
 
 
 class ReductionFailure(ExactDPError):
-    """A step, run as printed, is undefined on the instance (e.g. a 0-th root)."""
+    """A step, run as printed, is undefined on the instance (e.g. a 0-th root).
+
+    Guarantee: raised only on a proven failure (an exact decision), never on a
+    precision shortfall (that is :class:`~exactdp.errors.PrecisionError`).
+    Raises: n/a (an exception class).
+    """
 
 
 class Trace:
@@ -76,6 +81,8 @@ class Trace:
 
     ``records`` is a list of dicts; ``objects`` keeps, per record, the instance
     objects (not serialised) so a checker can brute-force them afterwards.
+
+    Guarantee: exact record of what the steps did. Raises: nothing.
     """
 
     def __init__(self) -> None:
@@ -83,7 +90,7 @@ class Trace:
         self.objects: list[dict] = []
 
     def start(self, record: dict, **objects) -> tuple[dict, dict]:
-        """Append ``record``; return it and its (mutable) dict of objects."""
+        """Append ``record``; return it and its (mutable) dict of objects. Guarantee: exact. Raises: nothing."""
         self.records.append(record)
         self.objects.append(objects)
         return record, objects
@@ -590,6 +597,16 @@ def optcomp_oracle(mechanisms: Sequence[Mechanism], exp_eps_g: ExpNum, *, on_eva
 
     Guarantee: enclosure.
 
+    Raises:
+        InvalidArgument / CostTooHigh: from the engine, when the LazyReal is
+            read (bad mechanisms, or an instance too large for the engine).
+
+    Examples:
+        >>> from exactdp import Mechanism, Root
+        >>> d = optcomp_oracle([Mechanism(exp_eps=2), Mechanism(exp_eps=2)], Root(2, 1))
+        >>> lo, hi = arb_bounds(d.arb(64)); lo <= Fraction(2, 9) <= hi   # delta_g(ln 2) = 2/9
+        True
+
     References: Murtagh-Vadhan Theorem 1.5 (the engine), proof of Theorem 1.6 (its use).
     """
     from ..optcomp import composed_delta
@@ -626,6 +643,10 @@ def solve_sum_partition(
         optcomp: ``(mechanisms, e^eps_g) -> LazyReal`` for ``delta_g``
             (default :func:`optcomp_oracle`).
         trace: optional :class:`Trace`.
+
+    Raises:
+        Whatever the oracle raises (with the default oracle: CostTooHigh when
+        the engine refuses the instance, on reading the answer).
 
     Examples:
         >>> from flint import arb
