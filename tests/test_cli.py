@@ -222,7 +222,7 @@ TOO_LARGE = [
     (["epsilon", "--eps", "0.1,0.2,0.3", "-k", "20", "--delta-g", "0.1", "--method", "mitm"], ["k = 60", "2^30", "exactdp approx"]),
     (["certify", "--eps", "1", "-k", "60", "--claim-eps", "1", "--claim-delta", "0.1", "--method", "brute"], ["2^60", "1.15e+18", "auto"]),
     (["certify", "--eps", "1", "-k", "30", "--claim-eps", "1", "--claim-delta", "0.1", "--method", "brute"], ["2^30", "mitm"]),
-    (["approx", "--eps", "1", "--delta-g", "0.1", "--eta", "1e-12"], ["1000000000000", "larger eta"]),
+    (["approx", "--eps", "1", "--delta-g", "0.1", "--eta", "1e-12"], ["1e+12", "use eta >="]),
 ]
 
 

@@ -228,3 +228,14 @@ def test_public_functions_have_examples():
     """The public API's docstrings carry examples (STYLE.md item 11), so the test above bites."""
     for fn in (exactdp.composed_delta, exactdp.optcomp, exactdp.Mechanism, exactdp.parse_rational):
         assert ">>>" in (fn.__doc__ or ""), fn.__name__
+
+
+@pytest.mark.parametrize("doc", ["README.md", "docs/engines.md"])
+def test_relative_links_resolve(doc):
+    """Every relative link of the README and of docs/engines.md names an existing file."""
+    path = ROOT / doc
+    links = re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", path.read_text(encoding="utf-8"))
+    local = [l for l in links if "://" not in l and not l.startswith("mailto:")]
+    assert local, "no links found: the pattern is stale"
+    missing = [l for l in local if not (path.parent / l).exists()]
+    assert not missing, f"{doc}: links to missing files {missing}"
