@@ -397,6 +397,25 @@ def test_theorem17_rejects_bad_input():
         theorem17(mechanisms(eps=[1], k=10), "1e-6", "1e-7")
 
 
+def test_exploding_costs_refused_before_exact_work():
+    # A = sum a_i ~ 1e300 / ln 2: the exact floor decision alone would compare 2^(1.4e300) with w
+    with pytest.raises(CostTooHigh, match="use exp_base >= e\\^"):
+        theorem17(mechanisms(eps=["1e300"], k=2), "1/10", exp_base=2)
+    with pytest.raises(CostTooHigh, match="use eta >="):
+        theorem17(mechanisms(eps=["1e300"], k=2), "1/10", "1/10")
+    # k = 1000, eta = 0.001: degree 10^7 with 1000-bit coefficients (~10 GB); eta >= k^2 * 0.01 / 2e9 = 0.005 fits
+    with pytest.raises(CostTooHigh, match="use eta >= 0.005"):
+        theorem17(mechanisms(eps=["0.01"], k=1000), "1e-6", "0.001")
+    # the proof's form at k = 1000, eta = 0.01 (about 2e10 table cells): refused, pointing to the fast form
+    with pytest.raises(CostTooHigh, match="form='fast'"):
+        theorem17(mechanisms(eps=["0.01"], k=1000), "1e-6", "0.01", form="proof")
+    # exp-space lattice u = 1 + 1e-10: about 1e9 lattice steps for eps = 0.1
+    with pytest.raises(CostTooHigh, match="exp_base >= 1 \\+"):
+        theorem17(mechanisms(eps=["0.1"]), "1e-6", exp_base="1.0000000001")
+    with pytest.raises(CostTooHigh, match="width"):
+        optcomp_bounds(mechanisms(eps=["1e300"]), "1/10", base="exp")
+
+
 # --------------------------------------------------------------------------
 # discretisation
 
@@ -484,6 +503,16 @@ def test_cli_approx_json(capsys):
     assert F(d["eps_star"]["upper"]) == F(d["optcomp"]["upper"])
 
 
+def test_cli_approx_width_sandwich(capsys):
+    # rational e^eps: the true OptComp is exact (ref_tstar); the sandwich must hold it within the width
+    rc, out, _ = _run(capsys, ["approx", "--exp-eps", "11/10,6/5,13/10", "--delta-g", "1/100", "--eta", "0.1", "--width", "1e-4", "--json"])
+    assert rc == 0
+    d = json.loads(out)["sandwich"]
+    lo, hi = log_bounds(ref_tstar([F(11, 10), F(6, 5), F(13, 10)], [0, 0, 0], F(1, 100)))
+    assert F(d["lower"]) <= lo and hi <= F(d["upper"])
+    assert d["width_reached"] and F(d["upper"]) - F(d["lower"]) <= F(1, 10**4)
+
+
 def test_cli_approx_human_and_exp_base(capsys):
     rc, out, _ = _run(capsys, ["approx", "--exp-eps", "2,3", "--delta-g", "1/10", "--exp-base", "2", "--form", "proof"])
     assert rc == 0 and "eps*" in out and "guarantee" in out and "proof form" in out
@@ -499,6 +528,14 @@ def test_cli_approx_human_and_exp_base(capsys):
         ["approx", "--eps", "0.1", "--delta-g", "1e-6"],
         ["approx", "--eps", "-0.1", "--delta-g", "1e-6", "--eta", "0.1"],
         ["approx", "--eps", "0.1", "--delta-g", "1e-6", "--eta", "0.1", "--variant", "printed"],
+        ["approx", "--eps", "0.1", "--delta-g", "1e-6", "--eta", "nan"],
+        ["approx", "--eps", "0.1", "--delta-g", "1e-6", "--eta", "inf"],
+        ["approx", "--eps", "0.1", "--delta-g", "nan", "--eta", "0.1"],
+        ["approx", "--eps", "", "--delta-g", "1e-6", "--eta", "0.1"],
+        ["approx", "--eps", "0.1", "--delta-g", "1e-6", "--eta", "0.1", "--width", "0"],
+        ["approx", "--eps", "0.1", "-k", "100000000000", "--delta-g", "1e-6", "--eta", "0.1"],
+        ["approx", "--eps", "1e300", "-k", "2", "--delta-g", "0.1", "--exp-base", "2"],
+        ["approx", "--eps", "0.01", "-k", "1000", "--delta-g", "1e-6", "--eta", "0.001"],
     ],
 )
 def test_cli_approx_bad_input_exit_2(capsys, argv):

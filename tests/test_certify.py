@@ -12,7 +12,7 @@ import json
 from fractions import Fraction
 
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from exactdp import Mechanism, composed_delta, mechanisms
@@ -55,9 +55,8 @@ def test_decision_equals_exact_delta(items, t, shift):
     st.fractions(F(0), F(4), max_denominator=10),
     st.fractions(F(0), F(99, 100), max_denominator=1000),
 )
+@example([(F(0), F(0)), (F(0), F(1, 20))], F(0), F(1, 20))  # every eps_i = 0 (a core bug, since fixed)
 def test_decision_eps_space_matches_brute_force(items, E, D):
-    # all-zero eps hits a core bug pinned in test_optcomp_cases.py::test_eps_zero_mechanisms
-    assume(any(e > 0 for e, _ in items))
     ms = [Mechanism(eps=e, delta=d) for e, d in items]
     ref = composed_delta(ms, eps_g=E, method="brute", engine="certified", digits=60)
     if ref.lower <= D <= ref.upper and ref.lower != ref.upper:
@@ -85,6 +84,46 @@ def test_homogeneous_published_scale():
     assert certify(ms, 5, "1e-6").holds
     c = certify(ms, "4.7", "1e-6")
     assert not c.holds and c.eps_lower > F(47, 10)
+
+
+def test_float_accountant_claims_one_ulp_off():
+    # a float accountant's OptComp of 100 x eps = 0.1 at 1e-6, and its neighbours one ulp away:
+    # the verdict must follow the exact comparison with the rigorous 40-digit enclosure
+    import math
+
+    ms = mechanisms(eps=["0.1"], k=100)
+    ref = composed_delta(ms, eps_g=F(1), digits=40)
+    y = float((ref.lower + ref.upper) / 2)
+    for d in (y, math.nextafter(y, 0), math.nextafter(y, 1)):
+        assert F(d) >= ref.upper or F(d) < ref.lower  # a float is never inside a 40-digit enclosure here
+        assert certify(ms, 1, d).holds == (F(d) >= ref.upper)
+
+
+def test_claim_exactly_at_the_boundary_in_both_directions():
+    # k = 2, e^eps = 2: delta_g(ln 2) = (4 - 2) / 9 = 2/9 and OptComp(2/9) = ln 2, both exact ties
+    ms = mechanisms(exp_eps=[2, 2])
+    c = certify(ms, claim_exp_eps=2, claim_delta=F(2, 9))
+    assert c.holds and c.eps_exp_exact == 2 and c.delta_lower == c.delta_upper == F(2, 9)
+    assert not certify(ms, claim_exp_eps=F(2) - F(1, 10**40), claim_delta=F(2, 9)).holds
+    # ln 2 as a decimal: the 16-digit float below ln 2 fails, the one above holds
+    assert not certify(ms, "0.6931471805599453", F(2, 9)).holds  # ln 2 = 0.69314718055994530941...
+    assert certify(ms, "0.6931471805599454", F(2, 9)).holds
+
+
+def test_too_many_mechanisms_refused_with_an_estimate():
+    from exactdp.certify import CERTIFY_MAX_K
+    from exactdp.errors import CostTooHigh
+
+    with pytest.raises(CostTooHigh, match="estimated"):
+        certify(mechanisms(eps=["0.1"], k=CERTIFY_MAX_K + 1), 1, "1e-6")
+
+
+@pytest.mark.xfail(strict=True, raises=OverflowError, reason=(
+    "core bug (reported): optcomp with eps_i = 1e300 raises OverflowError in "
+    "optcomp/engine.py _newton_left -> numbers.arb_bounds (`exactdp epsilon --eps 1e300 -k 2 --delta-g 0.1`)"))
+def test_huge_eps_is_decided():
+    # delta_g(1) for eps_i = 1e300: every mechanism is nearly non-private; the claim (1, 0.1) fails
+    assert certify(mechanisms(eps=["1e300"], k=2), 1, "0.1").holds is False
 
 
 def test_undecided_raises_instead_of_guessing():
@@ -163,6 +202,13 @@ def test_cli_exit_status(capsys):
         ["certify", "--eps", "0.1", "--claim-delta", "1e-6"],
         ["certify", "--eps", "0.1", "--claim-eps", "x", "--claim-delta", "1e-6"],
         ["certify", "--eps", "0.1,", "--claim-eps", "1", "--claim-delta", "1e-6"],
+        ["certify", "--eps", "0.1", "--claim-eps", "nan", "--claim-delta", "1e-6"],
+        ["certify", "--eps", "0.1", "--claim-eps", "inf", "--claim-delta", "1e-6"],
+        ["certify", "--eps", "0.1", "--claim-exp-eps", "0.5", "--claim-delta", "1e-6"],
+        ["certify", "--eps", "0.1", "--claim-eps", "1", "--claim-delta", "nan"],
+        ["certify", "--eps", "0.1", "--claim-eps", "1", "--claim-delta", ""],
+        ["certify", "--eps", "0.1", "-k", "100000000000", "--claim-eps", "1", "--claim-delta", "1e-6"],
+        ["certify", "--eps", "0.1", "-k", "10000000", "--claim-eps", "1", "--claim-delta", "1e-6"],
     ],
 )
 def test_cli_bad_input_exit_2(capsys, argv):

@@ -313,6 +313,29 @@ def test_brute_force_refused_above_the_limit_with_an_estimate():
         IntPartition([1] * 23).count_brute_force()
     with pytest.raises(CostTooHigh):
         IntPartition([2] * 6).count_brute_force(limit=5)
+    # the Arb-per-subset problems stop earlier (T: 20, SUM: 18), with their own estimate
+    with pytest.raises(CostTooHigh, match="2\\^21"):
+        TPartition(1, [1] * 21, 1).count_brute_force()
+    with pytest.raises(CostTooHigh, match="2\\^19"):
+        SumPartition(1, [1] * 19, 2).brute_force(64)
+    with pytest.raises(InvalidArgument, match="limit"):
+        IntPartition([2]).count_brute_force(limit=-1)
+
+
+def test_equal_n_share_one_root_object():
+    # the engine groups equal w_i through dict lookups; one shared object settles them by
+    # identity (Root.__eq__ would compare n^D' with n'^D: ~10^6 digits here)
+    W = Partition(4000, [10**300, 10**300, 3])
+    ws = W.w
+    assert ws[0] is ws[1] and (ws[0].n, ws[0].D) == (10**300, 4000) and (ws[2].n, ws[2].D) == (3, 4000)
+
+
+def test_chain_on_huge_integers_runs_and_is_bounded():
+    # prod z_i of 3988 bits: under MAX_PRODUCT_BITS; C(2, 1) * 2 = 4 partitions (either 10^300 with either 3)
+    z = [10**600, 10**600, 3, 3]
+    assert run_chain(z, check=False).count == ref_int_partition(z) == 4
+    with pytest.raises(InvalidArgument, match="2\\^4096"):
+        run_chain([10**700, 10**700])
 
 
 # --------------------------------------------------------------------------
@@ -640,8 +663,17 @@ def test_cli_as_printed(capsys):
         ["--int-partition", "2,3", "--c", "0.5"],
         ["--int-partition", "2,3", "--c", "8"],
         ["--int-partition", "2,3", "--as-printed", "4.12"],
+        ["--int-partition", "2,3", "--brute-force-limit", "30"],
+        ["--int-partition", "2,3", "--max-prec", "10000000000"],
+        ["--int-partition", "2,3", "--c", "nan"],
+        ["--int-partition", "2,3", "--c", "inf"],
+        ["--int-partition", "nan"],
+        ["--int-partition", str(10**3000)],
+        ["--int-partition", ",".join([str(10**300)] * 5)],
+        ["--int-partition", ",".join(str(i % 7 + 2) for i in range(80))],
         [],
     ],
+    ids=lambda a: " ".join(x[:20] for x in a) or "none",
 )
 def test_cli_bad_input_exits_2(args, capsys):
     with pytest.raises(SystemExit) as e:
