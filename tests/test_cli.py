@@ -19,17 +19,19 @@ Kairouz-Oh-Viswanath Theorem 3.3 (homogeneous sum).
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
+from contextlib import redirect_stderr, redirect_stdout
 from decimal import Decimal
 from fractions import Fraction
+from io import StringIO
 from itertools import product
 from math import comb, prod
 from pathlib import Path
 
 import mpmath
 import pytest
+from hypothesis import given, strategies as st
 
 import exactdp.numbers
 from exactdp.cli import main
@@ -578,3 +580,34 @@ def test_log_sign_fast_path_with_base_near_one():
         true_sign = 1 if v > 0 else -1 if v < 0 else None
     assert true_sign == -1
     assert log_sign_of_product([(RatExp.from_exp(q), e), (RatExp.from_exp(t), -1)]) == true_sign
+
+
+# --------------------------------------------------------------------------
+# property: the command agrees with the k = 1 closed form on random exact inputs
+
+_ge1 = st.builds(lambda n, d: 1 + Fraction(n, d), st.integers(0, 50), st.integers(1, 20))
+_unit = st.builds(lambda n, d: Fraction(n, n + d), st.integers(0, 20), st.integers(1, 20))
+
+
+def _json_quiet(argv):
+    out, err = StringIO(), StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        rc = main([str(a) for a in argv] + ["--json"])
+    assert rc == 0 and err.getvalue() == ""
+    return json.loads(out.getvalue())
+
+
+@given(w=_ge1, delta=_unit, t=_ge1)
+def test_delta_k1_closed_form_property(w, delta, t):
+    d = _json_quiet(["delta", "--exp-eps", w, "--delta", delta, "--exp-eps-g", t])
+    assert Fraction(d["delta_g"]["exact"]) == k1_delta(w, delta, t)
+
+
+@given(w=_ge1, delta=_unit, dg=_unit)
+def test_epsilon_k1_closed_form_property(w, delta, dg):
+    d = _json_quiet(["epsilon", "--exp-eps", w, "--delta", delta, "--delta-g", dg])
+    if dg < delta:  # below 1 - (1 - delta): no finite eps_g
+        assert d["infinite"] is True
+        return
+    tau = 1 - (1 - dg) / (1 - delta)
+    assert Fraction(d["eps_g"]["exp_exact"]) == max(Fraction(1), w - tau * (1 + w))
