@@ -630,6 +630,11 @@ def test_cli_json_shape(capsys):
     assert {"count", "brute_force_count", "certified", "oracle_calls", "steps"} <= set(d)
     assert d["count"] == d["brute_force_count"] == ref_int_partition([2, 3, 6, 1]) == 4
     assert d["certified"] is True and d["oracle_calls"] == 4
+    # D = least D with (prod z_i)^2 <= 2^D (Lemma 4.9 at sqrt(c), c = 2): 36^2 = 1296 <= 2^11
+    assert d["D"] == least_D(36, 2) == 11 and d["sum_eps"] == "ln(1296)/11" and d["sum_eps_le_ln_c"] is True
+    lo, hi = (F(x) for x in d["sum_eps_decimal"].strip("[]").split(", "))
+    v = mpmath.log(1296) / 11
+    assert mpmath.mpf(lo.numerator) / lo.denominator <= v <= mpmath.mpf(hi.numerator) / hi.denominator
     assert isinstance(d["steps"], list) and d["steps"][0]["step"] == "Lemma 4.9"
 
 

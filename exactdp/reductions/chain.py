@@ -101,7 +101,20 @@ class ChainResult:
             "brute_force_note": self.brute_force_note,
             "engine_evaluations": self.engine_evaluations,
             "failure": self.failure,
+            **self._constants(),
         }
+
+    def _constants(self) -> dict:
+        """``D`` of Lemma 4.9 and ``sum eps_i`` of the OptComp instances (Theorem 1.6), from the trace."""
+        out: dict = {"D": None, "sum_eps": None, "sum_eps_decimal": None, "sum_eps_le_ln_c": None}
+        for rec in self.steps:
+            if rec["step"] == "Lemma 4.9" and "D" in rec:
+                out["D"] = rec["D"]
+            if rec["step"] == "Theorem 1.6" and out["sum_eps"] is None:
+                out["sum_eps"] = rec["sum_eps"]
+                out["sum_eps_decimal"] = rec["sum_eps_decimal"]
+                out["sum_eps_le_ln_c"] = rec.get("sum_eps_le_ln_c")
+        return out
 
 
 def parse_as_printed(value: Union[bool, str, Iterable[str], None]) -> tuple[str, ...]:
