@@ -165,8 +165,13 @@ def run_approx(args) -> int:
     if r.infinite:
         print("eps* = inf (the target delta is below 1 - prod(1 - delta_i))")
     else:
-        ex = f" = {fraction_str(r.exact)}" if r.exact is not None else ""
-        print(f"eps*{ex} in {_enc(r.lower, r.upper, args.digits)}")
+        if r.exact is not None and r.lower == r.upper == r.exact:
+            print(f"eps* = {_enc(r.lower, r.upper, args.digits)}")
+        else:
+            ex = f" = {fraction_str(r.exact)}" if r.exact is not None else ""
+            if not ex and r.exp_exact is not None:
+                ex = f" = ln({fraction_str(r.exp_exact)})"
+            print(f"eps*{ex} in {_enc(r.lower, r.upper, args.digits)}")
     print("guarantee: OptComp(delta_g) <= eps* <= OptComp(e^(-eta/2) delta_g) + eta")
     if low is not None:
         if low.infinite:
