@@ -8,15 +8,58 @@ within its escalation bounds (nothing is guessed).
 
 from __future__ import annotations
 
+import re
 import sys
 
 from .cli_common import add_mechanism_args, describe_mechs, emit_json, mechanisms_from_args, positive_int, split_list
-from .errors import CostTooHigh
+from .errors import CostTooHigh, InvalidArgument
 from .numbers import fraction_str, fraction_to_decimal
+
+#: Longest number accepted on the command line, in decimal digits (numerator or
+#: denominator, exponent included): ``1e-99999999`` would otherwise build a
+#: 10^8-digit integer before any check, and numbers past 4300 digits cannot be
+#: printed (Python's integer-string limit) in the reports.
+MAX_NUMBER_DIGITS = 1000
+
+_NUM = re.compile(r"^\s*[+-]?(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?\s*$")
+
+
+def screen_numbers(args, names: dict) -> None:
+    """Refuse oversized numbers in ``args`` before parsing them exactly.
+
+    ``names`` maps attribute names to option names (``{"delta_g": "--delta-g"}``);
+    list options are split on commas. Anything not shaped like a decimal or
+    ``p/q`` is left to the exact parser (which names it).
+
+    Guarantee: exact (digit counts of the text).
+
+    Raises:
+        InvalidArgument: a number with more than ``MAX_NUMBER_DIGITS`` digits.
+    """
+    for attr, opt in names.items():
+        text = getattr(args, attr, None)
+        if text is None:
+            continue
+        for item in str(text).split(","):
+            for part in item.split("/"):
+                m = _NUM.match(part)
+                if m is None:
+                    size = len(part)
+                else:
+                    ip, fp, ex = m.group(1) or "", m.group(2) or "", m.group(3)
+                    e = abs(int(ex)) if ex and len(ex) < 12 else (10**12 if ex else 0)
+                    size = len(ip) + len(fp) + e
+                if size > MAX_NUMBER_DIGITS:
+                    shown = part.strip() if len(part.strip()) <= 40 else part.strip()[:37] + "..."
+                    raise InvalidArgument(opt, f"a number of at most {MAX_NUMBER_DIGITS} decimal digits (exponent included)", shown)
+
 
 #: Largest number of mechanisms ``exactdp approx`` builds (a tuple of k objects;
 #: at k = 10^11 Python runs out of memory before any check could run).
 MAX_CLI_MECHANISMS = 10_000_000
+
+
+_MECH_OPTS = {"eps": "--eps", "exp_eps": "--exp-eps", "delta": "--delta"}
 
 
 def _mechanisms(args, limit: int = MAX_CLI_MECHANISMS, why: str = "the mechanism list alone would not fit in memory"):
@@ -126,6 +169,7 @@ def run_approx(args) -> int:
     from .approx import optcomp_bounds, theorem17
     from .numbers import parse_rational
 
+    screen_numbers(args, {**_MECH_OPTS, "delta_g": "--delta-g", "eta": "--eta", "exp_base": "--exp-base", "width": "--width"})
     ms = _mechanisms(args)
     width = None
     if args.width is not None:
@@ -207,6 +251,8 @@ def run_certify(args) -> int:
     References: Murtagh-Vadhan Theorem 1.5; docs/approx.md.
     """
     from .certify import CERTIFY_MAX_K, _SECONDS_PER_MECHANISM, Undecided, certify
+
+    screen_numbers(args, {**_MECH_OPTS, "claim_eps": "--claim-eps", "claim_exp_eps": "--claim-exp-eps", "claim_delta": "--claim-delta"})
 
     ms = _mechanisms(
         args,

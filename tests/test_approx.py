@@ -536,6 +536,8 @@ def test_cli_approx_human_and_exp_base(capsys):
         ["approx", "--eps", "0.1", "-k", "100000000000", "--delta-g", "1e-6", "--eta", "0.1"],
         ["approx", "--eps", "1e300", "-k", "2", "--delta-g", "0.1", "--exp-base", "2"],
         ["approx", "--eps", "0.01", "-k", "1000", "--delta-g", "1e-6", "--eta", "0.001"],
+        ["approx", "--eps", "0.1,1e-2000", "--delta-g", "0.1", "--eta", "0.1"],
+        ["approx", "--eps", "0.1", "--delta-g", "0.1", "--eta", "1/1e5000"],
     ],
 )
 def test_cli_approx_bad_input_exit_2(capsys, argv):

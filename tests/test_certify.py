@@ -209,6 +209,8 @@ def test_cli_exit_status(capsys):
         ["certify", "--eps", "0.1", "--claim-eps", "1", "--claim-delta", ""],
         ["certify", "--eps", "0.1", "-k", "100000000000", "--claim-eps", "1", "--claim-delta", "1e-6"],
         ["certify", "--eps", "0.1", "-k", "10000000", "--claim-eps", "1", "--claim-delta", "1e-6"],
+        ["certify", "--eps", "0.1", "--claim-eps", "1", "--claim-delta", "1e-99999999"],
+        ["certify", "--eps", "0.1", "--claim-exp-eps", "1e99999999999999999", "--claim-delta", "0.1"],
     ],
 )
 def test_cli_bad_input_exit_2(capsys, argv):

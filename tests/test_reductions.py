@@ -672,6 +672,7 @@ def test_cli_as_printed(capsys):
         ["--int-partition", "2,3", "--max-prec", "10000000000"],
         ["--int-partition", "2,3", "--c", "nan"],
         ["--int-partition", "2,3", "--c", "inf"],
+        ["--int-partition", "2,3", "--c", "1e-99999999"],
         ["--int-partition", "nan"],
         ["--int-partition", str(10**3000)],
         ["--int-partition", ",".join([str(10**300)] * 5)],

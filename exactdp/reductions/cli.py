@@ -94,6 +94,9 @@ def run(args) -> int:
 
     References: Murtagh-Vadhan Section 4; docs/reductions.md.
     """
+    from ..approx_cli import screen_numbers
+
+    screen_numbers(args, {"c": "--c"})
     z = _parse_z(args.int_partition)
     try:
         c = chain_bound(args.c)
