@@ -1124,6 +1124,7 @@ def theorem17(
     variant: str = "up",
     form: str = "fast",
     digits: int = 20,
+    max_proof_seconds: float = MAX_PROOF_SECONDS,
 ) -> ApproxResult:
     """Theorem 1.7: ``eps*`` with ``OptComp(delta_g) <= eps* <= OptComp(e^{-eta/2} delta_g) + eta``.
 
@@ -1153,6 +1154,8 @@ def theorem17(
         variant: ``up | completion | printed | printed+eta``.
         form: ``fast | proof``.
         digits: significant digits of the enclosure.
+        max_proof_seconds: refuse ``form="proof"`` above this estimated time
+            (default ``MAX_PROOF_SECONDS``; ``math.inf`` to run it anyway).
 
     Raises:
         InvalidArgument: bad mechanisms or delta_g, ``eta <= 0``,
@@ -1220,12 +1223,12 @@ def theorem17(
     if form == "proof":
         cells = 2 * (lat.A.bit_length() + 2) * k * (lat.A // 2 + 1)
         sec = cells * _PROOF_SECONDS_PER_CELL
-        if sec > MAX_PROOF_SECONDS:
+        if sec > max_proof_seconds:
             _, fast_sec = _poly_cost(k, lat.A)
             raise CostTooHigh(
                 "form",
                 f"the proof's form would fill about {cells:.3g} Lemma 5.1 table cells (estimated {sec:.3g} s, limit "
-                f"{MAX_PROOF_SECONDS:.0f} s); form='fast' gives the same eps* (estimated {max(fast_sec, 0.01):.2g} s)",
+                f"{max_proof_seconds:.0f} s); form='fast' gives the same eps* (estimated {max(fast_sec, 0.01):.2g} s)",
             )
     P = _P([m.delta for m in ms])
     tau = _Tau(P, dg, half_eta_scale if variant == "completion" else None)
