@@ -429,7 +429,9 @@ def render_trace(result: ChainResult) -> str:
                 add(f"  count = (difference) / T in {rec['count_enclosure']}  ->  {rec['answer']}  (certified at {rec['precision_bits']} bits)")
                 b = rec.get("brute_force")
                 if isinstance(b, int):
-                    add(f"  [brute force of #T-PARTITION: {b}, {_ok(rec, 'answer')}; the step with a brute-force #SUM-PARTITION oracle gives {rec.get('with_brute_force_oracle')}]")
+                    wb = rec.get("with_brute_force_oracle")
+                    wbs = f"gives {wb}" if not isinstance(wb, dict) else "is not run (" + wb.get("refused", "refused").replace("k: ", "", 1) + ")"
+                    add(f"  [brute force of #T-PARTITION: {b}, {_ok(rec, 'answer')}; the step with a brute-force #SUM-PARTITION oracle {wbs}]")
             if "failure" in rec:
                 add(f"  FAILS: {rec['failure']}")
     if t16:
