@@ -12,7 +12,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Iterable, Optional, Sequence
 
-from .errors import InvalidArgument
+from .errors import CostTooHigh, InvalidArgument
 from .numbers import ExpNum, RatExp, parse_rational
 
 __all__ = ["Mechanism", "mechanisms", "parse_eps", "parse_exp_eps", "parse_delta", "validate_mechanisms"]
@@ -138,6 +138,10 @@ class Mechanism:
         return f"Mechanism(w={self._w!r}, delta={ds})"
 
 
+#: Largest composition :func:`mechanisms` builds (``len(eps) * k``).
+MAX_MECHANISMS = 10_000_000
+
+
 def mechanisms(
     eps: Optional[Sequence[object]] = None,
     delta: object = 0,
@@ -159,6 +163,7 @@ def mechanisms(
         InvalidArgument: empty lists, both or neither of eps / exp_eps, a delta
             list of the wrong length, k < 1, or any bad number (named by its
             position, e.g. ``eps[2]``).
+        CostTooHigh: more than ``MAX_MECHANISMS`` mechanisms in all.
     """
     if (eps is None) == (exp_eps is None):
         raise InvalidArgument("eps / exp_eps", "given, exactly one of the two", None)
@@ -180,6 +185,9 @@ def mechanisms(
             raise InvalidArgument("delta", f"one value or a list of {len(vals)} values (one per eps)", f"{len(deltas)} values")
     else:
         deltas = [delta] * len(vals)
+    if len(vals) * k > MAX_MECHANISMS:
+        raise CostTooHigh("k", f"{len(vals)} x {k} = {len(vals) * k:.3g} mechanisms is refused (limit {MAX_MECHANISMS:.0e}): "
+                          "no exact kernel handles that many (the homogeneous one stops near 1.3e5)")
     out = []
     for i, (v, d) in enumerate(zip(vals, deltas)):
         dd = parse_delta(d, f"delta[{i}]")

@@ -57,6 +57,11 @@ MAXPREC = 1 << 17
 # Parsing
 
 
+#: Decimal strings with an exponent beyond this (``1e-99999999``) are refused:
+#: their exact rational would have that many digits.
+MAX_DECIMAL_EXPONENT = 100_000
+
+
 def parse_rational(value: object, name: str, *, expected: str = "a rational number") -> Fraction:
     """Convert ``value`` to a :class:`Fraction`, exactly.
 
@@ -116,6 +121,9 @@ def parse_rational(value: object, name: str, *, expected: str = "a rational numb
             raise InvalidArgument(name, expected, repr(value)) from None
         if not d.is_finite():
             raise InvalidArgument(name, expected + " (finite)", repr(value))
+        if d and abs(d.adjusted()) > MAX_DECIMAL_EXPONENT:
+            raise InvalidArgument(name, expected + f" with a decimal exponent within +-{MAX_DECIMAL_EXPONENT}",
+                                  repr(value) if len(value) <= 40 else repr(value[:40]) + "...")
         return Fraction(d)
     raise InvalidArgument(name, expected, f"{value!r} of type {type(value).__name__}")
 
@@ -129,9 +137,15 @@ def _fmpq(x: Fraction) -> fmpq:
 
 
 def _flog_fraction(q: Fraction) -> float:
-    """log of a positive rational, with error a few ulps of max(1, |log q|)."""
+    """log of a positive rational, with relative error a few ulps of ``|log q|``.
+
+    Near 1 (``1/2 < q < 2``) through ``log1p(q - 1)`` with ``q - 1`` exact: ``log(float(q))``
+    would carry an absolute error of 1e-16, unbounded relative to ``log q -> 0``.
+    """
     if q.numerator == q.denominator:
         return 0.0
+    if Fraction(1, 2) < q < 2:
+        return math.log1p(float(q - 1))
     try:
         f = float(q)  # correctly rounded
     except OverflowError:
@@ -150,9 +164,20 @@ class ExpNum:
         """Enclosure at working precision ``prec`` bits. Guarantee: enclosure."""
         raise NotImplementedError
 
+    #: True for search-phase stand-ins with no exact description: comparisons
+    #: involving them are made in floating point only (never escalated).
+    approximate = False
+
     def flog(self) -> float:
         """Approximate natural logarithm (float). Guarantee: approximate."""
         raise NotImplementedError
+
+    def fmag(self) -> float:
+        """Magnitude against which :meth:`flog`'s error is relative (a few ulps of it).
+
+        Guarantee: approximate. For ``q e^r`` it is ``|log q| + |r|``, not ``|log q + r|``.
+        """
+        return abs(self.flog())
 
     def exact(self) -> Optional[Fraction]:
         """The value as a Fraction when it is rational and known so, else None."""
@@ -194,6 +219,9 @@ class RatExp(ExpNum):
 
     def flog(self) -> float:
         return _flog_fraction(self.q) + float(self.r)
+
+    def fmag(self) -> float:
+        return abs(_flog_fraction(self.q)) + abs(float(self.r))
 
     def exact(self) -> Optional[Fraction]:
         return self.q if self.r == 0 else None
@@ -253,7 +281,12 @@ class Root(ExpNum):
         return self.n == 1
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Root) and self.n ** other.D == other.n ** self.D
+        if not isinstance(other, Root):
+            return False
+        if self.D == other.D:
+            return self.n == other.n
+        g = math.gcd(self.D, other.D)
+        return self.n ** (other.D // g) == other.n ** (self.D // g)
 
     def __hash__(self) -> int:
         e = self.exact()
@@ -311,16 +344,25 @@ def log_sign_of_product(factors: Iterable[tuple[ExpNum, int]], *, maxprec: int =
     factors = [(x, int(e)) for x, e in factors if e != 0 and not x.is_one()]
     if not factors:
         return 0
-    # Fast path: the float sum of e*log(x) carries an absolute error below
-    # 1e-15 * sum|e log x| (a few ulps per term); outside a margin a million
-    # times larger the float sign is the true sign.
+    # Fast path: each flog() has an error of a few ulps of its magnitude fmag()
+    # (|log q| + |r| for q e^r; log1p near 1), so the float sum of e*log(x)
+    # carries an absolute error below 1e-15 * sum |e| fmag(x); outside a margin
+    # a million times larger the float sign is the true sign.
     fl = [e * x.flog() for x, e in factors]
     approx = math.fsum(fl)
-    margin = 1e-9 * (1.0 + math.fsum(abs(v) for v in fl))
+    margin = 1e-9 * (1.0 + math.fsum(abs(e) * x.fmag() for x, e in factors))
     if approx > margin:
         return 1
     if approx < -margin:
         return -1
+    if any(x.approximate for x, _ in factors):
+        return None  # an approximate search point: no escalation
+    if all(isinstance(x, (RatExp, Root)) for x, _ in factors) and _exact_power_bits(factors) > 100_000:
+        # The exact rules below raise rationals to the powers e (q^e with |e| up to
+        # 10^7 would take gigabytes); rising precision decides every non-tie first.
+        s = _arb_sign(lambda p: _log_product_arb(factors, p), min(maxprec, 4096), must=False)
+        if s is not None:
+            return s
     if all(isinstance(x, RatExp) for x, _ in factors):
         q = Fraction(1)
         r = Fraction(0)
@@ -361,6 +403,20 @@ def log_sign_of_product(factors: Iterable[tuple[ExpNum, int]], *, maxprec: int =
 
         return _arb_sign(lambda p: _log_product_arb(factors, p), maxprec, must=True)
     return _arb_sign(lambda p: _log_product_arb(factors, p), maxprec, must=False)
+
+
+def _exact_power_bits(factors: Sequence[tuple[ExpNum, int]]) -> float:
+    """Rough size in bits of the rational powers the exact rules would build."""
+    L = 1
+    for x, _ in factors:
+        if isinstance(x, Root):
+            L = L * x.D // math.gcd(L, x.D)
+    tot = 0.0
+    for x, e in factors:
+        n = x.q if isinstance(x, RatExp) else x.n  # type: ignore[attr-defined]
+        D = x.D if isinstance(x, Root) else 1
+        tot += abs(e) * (L // D) * (n.numerator.bit_length() + n.denominator.bit_length())
+    return tot
 
 
 def _log_product_arb(factors: Sequence[tuple[ExpNum, int]], prec: int) -> arb:
@@ -412,7 +468,10 @@ def arb_bounds(x: arb) -> tuple[Fraction, Fraction]:
 
 def fraction_str(x: Fraction) -> str:
     """``"p/q"`` or ``"p"`` for an exact rational. Guarantee: exact. Raises: nothing."""
-    return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
+    from gmpy2 import mpz  # str(mpz) has no digit limit (str(int) stops at 4300 digits)
+
+    p, q = str(mpz(x.numerator)), str(mpz(x.denominator))
+    return p if q == "1" else f"{p}/{q}"
 
 
 def fraction_to_decimal(x: Fraction, digits: int, rounding: str) -> str:
@@ -431,11 +490,12 @@ def fraction_to_decimal(x: Fraction, digits: int, rounding: str) -> str:
         return "0"
     neg = x < 0
     a = -x if neg else x
-    # e = floor(log10(a)), exactly
-    e = len(str(a.numerator)) - len(str(a.denominator))
-    if Fraction(10) ** e > a:
+    # e = floor(log10(a)), exactly: an estimate from bit lengths (no str() of huge
+    # integers, which Python limits to 4300 digits), corrected by exact comparisons
+    e = math.floor((a.numerator.bit_length() - a.denominator.bit_length()) * 0.30102999566398120)
+    while Fraction(10) ** e > a:
         e -= 1
-    elif Fraction(10) ** (e + 1) <= a:
+    while Fraction(10) ** (e + 1) <= a:
         e += 1
     shift = digits - 1 - e
     scaled = a * Fraction(10) ** shift

@@ -258,21 +258,14 @@ def test_installed_script_bad_input(argv, fragment, tmp_path):
 
 
 # --------------------------------------------------------------------------
-# core bugs found here (reported to the lead), pinned by failing tests
+# core bugs found here (reported to the lead and fixed), kept as regressions
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
-    "core: the exact engine's refusal of an irrational e^eps_g names 'eps / exp_eps' "
-    "(the mechanisms' parameter) instead of eps_g (ExactField.embed(t_num) in composed_delta)"))
 def test_exact_engine_refusal_names_eps_g(capsys):
     rc, out, err = run(["delta", "--exp-eps", "2", "--eps-g", "1", "--engine", "exact"], capsys)
     _assert_one_line_error(rc, out, err, "eps_g")
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
-    "core: the homogeneous kernel builds (1+z)^k with exact binomials (O(k^2) bits) and its cost "
-    "model counts k+1: -k 1000000 aborts in GMP (SIGABRT, exit 134) under a 1 GB address-space "
-    "limit instead of computing or refusing with CostTooHigh (exit 2)"))
 @pytest.mark.skipif(sys.platform != "linux", reason="uses RLIMIT_AS")
 def test_huge_homogeneous_k_is_computed_or_refused(tmp_path):
     import resource
@@ -290,11 +283,6 @@ def test_huge_homogeneous_k_is_computed_or_refused(tmp_path):
         _assert_one_line_error(p.returncode, p.stdout, p.stderr, "")
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
-    "core: the approximate search (_phase1 -> Structure.approx_log_S with _ApproxExp) sends exact "
-    "ties (balanced subsets W_S = W_notS at t = 1) to log_sign_of_product, which escalates Arb "
-    "precision to MAXPREC = 131072 bits before giving up: `exactdp epsilon --eps 1 -k 8 --delta-g 0.1 "
-    "--method brute` takes ~18 s, k = 12 over 4 minutes (homogeneous: milliseconds)"))
 def test_approximate_search_does_not_escalate_precision(capsys, monkeypatch):
     seen = []
     orig = exactdp.numbers._log_product_arb
@@ -558,11 +546,6 @@ def test_help_exits_0(capsys):
         assert rc == 0 and out.startswith("usage: exactdp " + cmd) and err == ""
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
-    "core (found while writing docs/engines.md): log_sign_of_product's float fast path assumes the "
-    "error of e*flog(x) is relative to |e log x|, but for x = q near 1 flog = log(float(q)) has an "
-    "absolute error ~1.1e-16 per unit of exponent; with |e| = 2e7 (a lattice of degree 2e7) the error "
-    "2.2e-9 exceeds the margin ~1e-9 and the sign is wrong. Fix: log1p(float(q - 1)) in _flog_fraction"))
 def test_log_sign_fast_path_with_base_near_one():
     from flint import arb, fmpq
 

@@ -196,12 +196,7 @@ def _exactdp_modules():
 
 
 #: Docstring examples known to be wrong, with the reason (reported to the lead).
-_KNOWN_BAD_DOCTESTS = {
-    "exactdp.optcomp.engine": (
-        "composed_delta's example claims delta_g(2 x eps=0.1, eps_g=0) ~ 0.0499167, but it is "
-        "(e^0.1 - 1)/(e^0.1 + 1) = tanh(0.05) = 0.0499583...; the code is right, the docstring is not"
-    ),
-}
+_KNOWN_BAD_DOCTESTS: dict = {}
 
 
 @pytest.mark.parametrize(

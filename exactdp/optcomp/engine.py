@@ -34,7 +34,7 @@ from typing import Iterable, Optional, Sequence, Union
 import mpmath
 
 from .._backend import arb, fmpq, mpq, workprec
-from ..errors import InvalidArgument, NotExact, PrecisionError
+from ..errors import CostTooHigh, InvalidArgument, NotExact, PrecisionError
 from ..mechanisms import Mechanism, parse_delta, parse_eps, parse_exp_eps, validate_mechanisms
 from ..numbers import MAXPREC, ExpNum, RatExp, arb_bounds, fraction_str, fraction_to_decimal
 from .fields import ArbField, ExactField, Field, MpfField
@@ -218,6 +218,10 @@ def _prepare(mechanisms, method: str):
 # delta_g at eps_g
 
 
+#: OptComp refuses sum(eps_i) above this (its search is over t = e^eps_g as a rational).
+MAX_SUM_EPS = 100_000
+
+
 def composed_delta(
     mechanisms: Iterable[Mechanism],
     eps_g: object = None,
@@ -265,7 +269,8 @@ def composed_delta(
         >>> r.exact   # exact: (4 - 2*1)/(1+2)^2
         Fraction(2, 9)
         >>> r = composed_delta([Mechanism(eps="0.1")] * 2, eps_g=0)
-        >>> r.engine, float(r.lower) <= 0.0499167 <= float(r.upper)
+        >>> import math   # (e^0.2 - 1)/(1 + e^0.1)^2 = tanh(0.05)
+        >>> r.engine, abs(float(r.lower) - math.tanh(0.05)) < 1e-15
         ('certified', True)
     """
     _check_engine(engine)
@@ -279,6 +284,11 @@ def composed_delta(
         engine = "exact" if (_all_exact(ws) and t_num.exact() is not None) else "certified"
     if engine == "exact":
         f = ExactField()
+        for x in ws:  # refuses irrational e^eps_i with NotExact naming eps / exp_eps
+            f.embed(x)
+        if t_num.exact() is None:
+            raise NotExact("eps_g / exp_eps_g", "exactly representable for the exact engine: e^eps_g must be rational",
+                           repr(t_num), hint="give exp_eps_g as a rational, or use engine='certified'")
         t = f.embed(t_num)
         S, _ = struct.evaluate(f, t_num, t)
         Z = _Z(f, ws)
@@ -408,7 +418,7 @@ def optcomp(
     Raises:
         InvalidArgument: bad parameters (named, with the valid range).
         NotExact: ``engine="exact"`` with an irrational ``e^eps``.
-        CostTooHigh: the method's cost would explode.
+        CostTooHigh: the method's cost would explode, or ``sum eps_i > MAX_SUM_EPS``.
         PrecisionError: no rigorous answer within ``MAXPREC`` bits.
 
     Examples:
@@ -439,6 +449,11 @@ def optcomp(
     if tau == 0:
         return _eps_at_W(ws, engine, struct.method, guarantee, digits, k)
     lnW = math.fsum(x.flog() for x in ws)
+    if lnW > MAX_SUM_EPS:
+        raise CostTooHigh(
+            "eps", f"sum of eps_i = {lnW:.3g} is refused for OptComp (limit {MAX_SUM_EPS:.0e}): the search runs over "
+                   f"t = e^eps_g, a rational of up to {lnW / math.log(2):.3g} bits; such mechanisms are not private at "
+                   "any useful level (delta_g at a given eps_g is still computed by composed_delta)")
     log_target = math.log(tau.numerator) - math.log(tau.denominator) + _log_Z_float(ws)
     if engine == "exact":
         return _optcomp_exact(ws, struct, tau, lnW, log_target, digits, k)

@@ -52,6 +52,23 @@ MAX_MITM_K = 50
 MAX_LATTICE_A = 20_000_000
 #: auto never picks a method whose estimated cost per evaluation exceeds this.
 MAX_AUTO_COST = 2 ** 31
+#: The exact count polynomial's coefficients (A + 1 integers of up to about k bits
+#: each: binomials for the homogeneous case) are refused beyond this many bits (2 GiB).
+MAX_LATTICE_BITS = 2 ** 34
+
+
+def _lattice_bits(A: int, a: Sequence[int]) -> float:
+    """Estimated size in bits of the coefficients of ``prod (1 + z^{a_i})``: at most
+    ``A + 1`` coefficients, each at most ``2^(number of a_i)``."""
+    return float(A + 1) * max(1, len(a))
+
+
+def _lattice_refusal(A: int, a: Sequence[int]) -> Optional[str]:
+    bits = _lattice_bits(A, a)
+    if bits <= MAX_LATTICE_BITS:
+        return None
+    return (f"the exact count polynomial would hold {A + 1} coefficients of up to {len(a)} bits "
+            f"(about {_fmt(bits / 8 / 2 ** 30)} GiB; limit {MAX_LATTICE_BITS // 8 // 2 ** 30} GiB)")
 
 
 class Structure:
@@ -82,6 +99,7 @@ class _ApproxExp(ExpNum):
     """``e^x`` for a float x (only for approximate search phases)."""
 
     __slots__ = ("x",)
+    approximate = True
 
     def __init__(self, x: float):
         self.x = x
@@ -576,6 +594,9 @@ def choose_structure(ws: Sequence[ExpNum], method: str = "auto") -> Structure:
     if method == "homogeneous":
         if len(groups) != 1:
             raise InvalidArgument("method", "'homogeneous' only when every eps_i is equal", f"{len(groups)} distinct eps values")
+        why = _lattice_refusal(k, [1] * k)
+        if why:
+            raise CostTooHigh("method", why + "; no exact kernel is cheaper for equal mechanisms: use fewer mechanisms")
         return Lattice.from_exponents(ws[0], [1] * k, "homogeneous")
     if method == "brute":
         if k > MAX_BRUTE_K:
@@ -610,32 +631,46 @@ def choose_structure(ws: Sequence[ExpNum], method: str = "auto") -> Structure:
         A = sum(a)
         if A > MAX_LATTICE_A:
             raise CostTooHigh("method", f"the lattice polynomial would have degree {A} (limit {MAX_LATTICE_A}); use method='mitm' or exactdp approx")
+        why = _lattice_refusal(A, [x for x in a if x])
+        if why:
+            raise CostTooHigh("method", why + "; use method='mitm' (k <= 50) or exactdp approx")
         return Lattice.from_exponents(u, a)
     # auto: cheapest applicable
     cands: list[tuple[float, Callable[[], Structure]]] = []
+    refusals: list[str] = []
     if len(groups) == 1:
-        cands.append((float(k + 1), lambda: Lattice.from_exponents(ws[0], [1] * k, "homogeneous")))
+        why = _lattice_refusal(k, [1] * k)
+        if why is None:
+            cands.append((float(k + 1), lambda: Lattice.from_exponents(ws[0], [1] * k, "homogeneous")))
+        else:
+            refusals.append(why)
     if lat is not None:
         u, a = lat
         A = sum(a)
-        if A <= MAX_LATTICE_A:
+        why = _lattice_refusal(A, [x for x in a if x])
+        if A <= MAX_LATTICE_A and why is None:
             cands.append((3.0 * (A + 1), lambda: Lattice.from_exponents(u, a)))
+        elif why:
+            refusals.append(why)
     gcost = 1.0
     for _, nj in groups:
         gcost *= nj + 1
     gcost *= len(groups) * 8  # Python-level loop per class
     if len(groups) < k:
-        cands.append((gcost, lambda: Grouped(groups)))
+        if gcost / (len(groups) * 8) * k <= MAX_LATTICE_BITS:  # classes x counts of up to k bits
+            cands.append((gcost, lambda: Grouped(groups)))
     else:
         cands.append((gcost, lambda: Grouped([(x, 1) for x in ws], "brute")))
     if k <= MAX_MITM_K:
         cands.append((8.0 * (2.0 ** (k // 2) + 2.0 ** (k - k // 2)) * max(1, k) / 4, lambda: MITM(ws)))
-    cost, make = min(cands, key=lambda c: c[0])
-    if cost > MAX_AUTO_COST:
+    cost, make = min(cands, key=lambda c: c[0]) if cands else (math.inf, None)
+    if cost > MAX_AUTO_COST or make is None:
         raise CostTooHigh(
             "mechanisms",
-            f"exact optimal composition of these {k} mechanisms costs about {_fmt(cost)} operations "
-            f"(#P-hard in general, Murtagh-Vadhan Thm 1.6); give rational eps on a coarser lattice, "
-            f"or use the approximation of Theorem 1.7 (exactdp approx)",
+            (f"exact optimal composition of these {k} mechanisms costs about {_fmt(cost)} operations "
+             f"(#P-hard in general, Murtagh-Vadhan Thm 1.6)" if cands else
+             f"no exact kernel fits for these {k} mechanisms") + "".join(f"; {w}" for w in dict.fromkeys(refusals))
+            + "; give rational eps on a coarser lattice, use fewer mechanisms, "
+            "or use the approximation of Theorem 1.7 (exactdp approx)",
         )
     return make()
