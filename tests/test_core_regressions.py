@@ -71,3 +71,31 @@ def test_cli_prec_fixes_the_working_precision(capsys):
     assert d["precision_bits"] == 80
     lo, hi = F(d["delta_g"]["lower"]), F(d["delta_g"]["upper"])
     assert lo <= ref.lower and ref.upper <= hi and hi - lo < F(1, 10 ** 15)
+
+
+def test_huge_numbers_are_refused_or_printed_without_str_limits():
+    import pytest
+
+    from exactdp.errors import CostTooHigh, InvalidArgument
+    from exactdp.numbers import fraction_str, fraction_to_decimal, parse_rational
+
+    with pytest.raises(InvalidArgument, match="decimal exponent"):
+        parse_rational("1e-99999999", "delta_g")
+    assert parse_rational("1e-99999", "x") == F(1, 10 ** 99999)
+    # beyond Python's 4300-digit str(int) limit
+    assert fraction_to_decimal(F(1, 10 ** 5000), 15, "down") == "1e-5000"
+    assert fraction_to_decimal(F(10 ** 5000 + 1, 3), 3, "up") == "3.34e+4999"
+    assert fraction_str(F(1, 10 ** 5000)) == "1/1" + "0" * 5000
+    with pytest.raises(CostTooHigh) as ei:
+        mechanisms(eps="0.1", k=10 ** 8)
+    assert ei.value.parameter == "k"
+    # the homogeneous binomial row of k = 2e5 would need ~4.7 GiB of exact coefficients
+    with pytest.raises(CostTooHigh, match="GiB"):
+        composed_delta(mechanisms(eps="0.1", k=200_000), eps_g=1)
+
+
+def test_root_equality_reduces_by_the_gcd_of_the_indices():
+    assert Root(F(10) ** 300, 4000) == Root(F(10) ** 300, 4000)
+    assert Root(F(8), 3) == Root(F(4), 2)  # both 2
+    assert Root(F(9), 4) == Root(F(3), 2)
+    assert not Root(F(9), 4) == Root(F(2), 2)
