@@ -1317,6 +1317,25 @@ def _lattice_at(ms, base: str, n: int):
     return RatExp.from_exp(ub), None, ub
 
 
+def _sandwich_level_too_big(ms, u, max_degree: int, levels: int) -> bool:
+    """True when the next sandwich lattice would exceed the limits (refinement stops there).
+
+    Raises:
+        CostTooHigh: already the first lattice is too big (``levels == 0``).
+    """
+    A_est = _degree_estimate([m.w for m in ms], u)
+    if A_est <= 2 * max_degree + len(ms) and len(ms) * A_est <= MAX_POLY_BITS:
+        return False
+    if levels == 0:
+        mem, sec = _poly_cost(len(ms), int(A_est))
+        raise CostTooHigh(
+            "width",
+            f"the first lattice already has degree about {A_est:.3g} (max_degree={max_degree}, k*A limit "
+            f"{MAX_POLY_BITS:.3g}; estimated {mem / 1e9:.3g} GB, {sec:.3g} s)",
+        )
+    return True
+
+
 def optcomp_bounds(
     mechanisms,
     delta_g: object,
@@ -1377,15 +1396,7 @@ def optcomp_bounds(
     last = (None, None, 0)
     while True:
         u, e0, ub = _lattice_at(ms, base, n)
-        A_est = _degree_estimate([m.w for m in ms], u)
-        if A_est > 2 * max_degree + len(ms) or len(ms) * A_est > MAX_POLY_BITS:
-            if levels == 0:
-                mem, sec = _poly_cost(len(ms), int(A_est))
-                raise CostTooHigh(
-                    "width",
-                    f"the first lattice already has degree about {A_est:.3g} (max_degree={max_degree}, k*A limit "
-                    f"{MAX_POLY_BITS:.3g}; estimated {mem / 1e9:.3g} GB, {sec:.3g} s)",
-                )
+        if _sandwich_level_too_big(ms, u, max_degree, levels):
             break
         a_lo = [_exponent(m.w, u, "down") for m in ms]
         a_hi = [_exponent(m.w, u, "up") for m in ms]
@@ -1495,15 +1506,7 @@ def delta_bounds(
     last = (None, None, 0)
     while True:
         u, e0, ub = _lattice_at(ms, base, n)
-        A_est = _degree_estimate([m.w for m in ms], u)
-        if A_est > 2 * max_degree + len(ms) or len(ms) * A_est > MAX_POLY_BITS:
-            if levels == 0:
-                mem, sec = _poly_cost(len(ms), int(A_est))
-                raise CostTooHigh(
-                    "width",
-                    f"the first lattice already has degree about {A_est:.3g} (max_degree={max_degree}, k*A limit "
-                    f"{MAX_POLY_BITS:.3g}; estimated {mem / 1e9:.3g} GB, {sec:.3g} s)",
-                )
+        if _sandwich_level_too_big(ms, u, max_degree, levels):
             break
         a_lo = [_exponent(m.w, u, "down") for m in ms]
         a_hi = [_exponent(m.w, u, "up") for m in ms]
