@@ -194,13 +194,14 @@ class ExpNum:
 class RatExp(ExpNum):
     """``q * e^r`` with rational ``q > 0`` and rational ``r`` (exact description)."""
 
-    __slots__ = ("q", "r")
+    __slots__ = ("q", "r", "_lq")
 
     def __init__(self, q: Fraction = Fraction(1), r: Fraction = Fraction(0)):
         if q <= 0:
             raise InvalidArgument("q", "a positive rational", q)
         self.q = Fraction(q)
         self.r = Fraction(r)
+        self._lq: Optional[float] = None  # float log q, computed once
 
     @classmethod
     def from_eps(cls, eps: Fraction) -> "RatExp":
@@ -217,11 +218,16 @@ class RatExp(ExpNum):
                 v = v * arb(_fmpq(self.r)).exp()
             return v
 
+    def _logq(self) -> float:
+        if self._lq is None:
+            self._lq = _flog_fraction(self.q)
+        return self._lq
+
     def flog(self) -> float:
-        return _flog_fraction(self.q) + float(self.r)
+        return self._logq() + float(self.r)
 
     def fmag(self) -> float:
-        return abs(_flog_fraction(self.q)) + abs(float(self.r))
+        return abs(self._logq()) + abs(float(self.r))
 
     def exact(self) -> Optional[Fraction]:
         return self.q if self.r == 0 else None
@@ -249,7 +255,7 @@ class RatExp(ExpNum):
 class Root(ExpNum):
     """``n^(1/D)`` for a positive rational ``n`` and a positive integer ``D``."""
 
-    __slots__ = ("n", "D")
+    __slots__ = ("n", "D", "_fl")
 
     def __init__(self, n: Fraction, D: int):
         n = Fraction(n)
@@ -259,6 +265,7 @@ class Root(ExpNum):
             raise InvalidArgument("D", "a positive integer", D)
         self.n = n
         self.D = int(D)
+        self._fl: Optional[float] = None  # float log, computed once
 
     def arb(self, prec: int) -> arb:
         with workprec(prec):
@@ -266,7 +273,9 @@ class Root(ExpNum):
             return v if self.D == 1 else v.root(self.D)
 
     def flog(self) -> float:
-        return _flog_fraction(self.n) / self.D
+        if self._fl is None:
+            self._fl = _flog_fraction(self.n) / self.D
+        return self._fl
 
     def exact(self) -> Optional[Fraction]:
         if self.D == 1:
@@ -357,66 +366,54 @@ def log_sign_of_product(factors: Iterable[tuple[ExpNum, int]], *, maxprec: int =
         return -1
     if any(x.approximate for x, _ in factors):
         return None  # an approximate search point: no escalation
-    if all(isinstance(x, (RatExp, Root)) for x, _ in factors) and _exact_power_bits(factors) > 100_000:
-        # The exact rules below raise rationals to the powers e (q^e with |e| up to
-        # 10^7 would take gigabytes); rising precision decides every non-tie first.
-        s = _arb_sign(lambda p: _log_product_arb(factors, p), min(maxprec, 4096), must=False)
-        if s is not None:
-            return s
-    if all(isinstance(x, RatExp) for x, _ in factors):
-        q = Fraction(1)
-        r = Fraction(0)
-        for x, e in factors:
-            q *= x.q ** e
-            r += e * x.r
-        if r == 0:
-            return (q > 1) - (q < 1)
-        if q == 1:
-            return (r > 0) - (r < 0)
-        if (q > 1) == (r > 0):
-            return 1 if q > 1 else -1
-        # q e^r != 1 here, so rising precision terminates.
-        s = _arb_sign(lambda p: arb(_fmpq(q)).log() + arb(_fmpq(r)), maxprec, must=True)
-        return s
-    if all(isinstance(x, (RatExp, Root)) for x, _ in factors):
-        # Roots and exponentials mixed: the product is alpha * e^r with alpha
-        # algebraic (a product of rational roots, rationals q of the RatExp
-        # factors included) and r rational. r = 0: alpha^L is a rational,
-        # compared with 1 exactly. r != 0: alpha e^r is transcendental
-        # (Lindemann-Weierstrass), never 1, so rising precision terminates.
-        roots: list[tuple[Fraction, int, int]] = []
-        r = Fraction(0)
-        for x, e in factors:
-            if isinstance(x, RatExp):
-                roots.append((x.q, 1, e))
-                r += e * x.r
-            else:
-                roots.append((x.n, x.D, e))  # type: ignore[attr-defined]
-        if r == 0:
-            L = 1
-            for _, D, _ in roots:
-                L = L * D // math.gcd(L, D)
-            v = Fraction(1)
-            for n, D, e in roots:
-                v *= n ** (e * (L // D))
-            return (v > 1) - (v < 1)
-
-        return _arb_sign(lambda p: _log_product_arb(factors, p), maxprec, must=True)
-    return _arb_sign(lambda p: _log_product_arb(factors, p), maxprec, must=False)
-
-
-def _exact_power_bits(factors: Sequence[tuple[ExpNum, int]]) -> float:
-    """Rough size in bits of the rational powers the exact rules would build."""
-    L = 1
-    for x, _ in factors:
-        if isinstance(x, Root):
-            L = L * x.D // math.gcd(L, x.D)
-    tot = 0.0
+    if not all(isinstance(x, (RatExp, Root)) for x, _ in factors):
+        return _arb_sign(lambda p: _log_product_arb(factors, p), maxprec, must=False)
+    # The product is alpha * e^r: alpha algebraic (the rationals q of the RatExp
+    # factors and the roots n^(1/D), to integer powers), r rational.
+    r = Fraction(0)
+    alg: list[tuple[Fraction, int, int]] = []  # (n, D, e): (n^(1/D))^e
     for x, e in factors:
-        n = x.q if isinstance(x, RatExp) else x.n  # type: ignore[attr-defined]
-        D = x.D if isinstance(x, Root) else 1
-        tot += abs(e) * (L // D) * (n.numerator.bit_length() + n.denominator.bit_length())
-    return tot
+        if isinstance(x, RatExp):
+            r += e * x.r
+            if x.q != 1:
+                alg.append((x.q, 1, e))
+        else:
+            alg.append((x.n, x.D, e))  # type: ignore[attr-defined]
+    if r != 0:
+        if not alg:
+            return (r > 0) - (r < 0)
+        # alpha e^r with r != 0 is transcendental (Lindemann-Weierstrass), never 1:
+        # rising precision terminates.
+        return _arb_sign(lambda p: _log_product_arb(factors, p), maxprec, must=True)
+    # r = 0: alpha^L (L the lcm of the D) is a rational, compared with 1 exactly. Powers
+    # too large to build cheaply (q^e with |e| ~ 10^7) go to rising precision first,
+    # which decides every non-tie.
+    s = _power_product_sign(alg, limit_bits=100_000)
+    if s is None:
+        s = _arb_sign(lambda p: _log_product_arb(factors, p), min(maxprec, 4096), must=False)
+        if s is None:
+            s = _power_product_sign(alg, limit_bits=None)
+    return s
+
+
+def _power_product_sign(alg: Sequence[tuple[Fraction, int, int]], limit_bits: Optional[int]) -> Optional[int]:
+    """Sign of ``log prod (n^(1/D))^e``, exactly, through ``prod n^(e L/D)`` in integers;
+    ``None`` once the integers would pass ``limit_bits``."""
+    from gmpy2 import mpz
+
+    L = 1
+    for _, D, _ in alg:
+        L = L * D // math.gcd(L, D)
+    num = den = mpz(1)
+    for n, D, e in alg:
+        p = e * (L // D)
+        a, b = (n.numerator, n.denominator) if p > 0 else (n.denominator, n.numerator)
+        if limit_bits is not None and (num.bit_length() + den.bit_length()
+                                       + abs(p) * (a.bit_length() + b.bit_length())) > limit_bits:
+            return None
+        num *= mpz(a) ** abs(p)
+        den *= mpz(b) ** abs(p)
+    return (num > den) - (num < den)
 
 
 def _log_product_arb(factors: Sequence[tuple[ExpNum, int]], prec: int) -> arb:
