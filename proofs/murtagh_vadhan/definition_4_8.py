@@ -6,10 +6,10 @@ from fractions import Fraction as F
 
 from exactdp._backend import arb, fmpq, fmpz, workprec
 
-from .._framework import FAILED, Proof, statement
+from .._framework import Proof, statement
 from . import _common as C
 from . import _partition as R
-from .theorem_1_6 import rr_hockey_ball
+from .theorem_1_6 import cross_check_certified, rr_hockey_ball
 
 
 @statement(
@@ -18,7 +18,7 @@ from .theorem_1_6 import rr_hockey_ball
     "sum_{P subset [k]} max(prod_P w_i - r prod_notP w_i, 0).",
 )
 def definition(p: Proof) -> None:
-    from exactdp import Mechanism, Root, composed_delta
+    from exactdp import Mechanism, composed_delta
 
     n_exact = n_cert = 0
     for _ in range(60 if p.full else 25):
@@ -51,14 +51,7 @@ def definition(p: Proof) -> None:
         n_cert += 1
         if not p.require(ok, "SUM-PARTITION = prod(1 + w_i) * hockey-stick (D > 1, Arb)", f"D={D} ns={ns} r={r}: {diff}"):
             return
-        res = p.library("exactdp composed_delta (certified)", composed_delta, [Mechanism(w=Root(F(x), D)) for x in ns],
-                        exp_eps_g=r, engine="certified", digits=30)
-        if res is not FAILED:
-            with workprec(200):
-                eb = arb(fmpq(res.lower.numerator, res.lower.denominator)).union(
-                    arb(fmpq(res.upper.numerator, res.upper.denominator))) * Zb
-                if not eb.overlaps(ball):
-                    p.issue(f"exactdp certified delta_g * Z does not enclose SUM-PARTITION at D={D} ns={ns} r={r}")
+        cross_check_certified(p, ns, D, r, Zb, ball, f"D={D} ns={ns} r={r}")
     p.instances("D = 1: the literal sum over all P subset [k] = prod(1 + w_i) times the hockey-stick divergence of "
                 "Definition 3.1's product at e^eps_g = r (exactly; the exactdp engine agrees)", n_exact)
     p.instances("D in {2, 3}: the same two quantities agree to 2^-150 (Arb, 200 bits); the exactdp certified engine's "
