@@ -501,6 +501,9 @@ def fraction_to_decimal(x: Fraction, digits: int, rounding: str) -> str:
     inexact = m * scaled.denominator != scaled.numerator
     if not down and inexact:
         m += 1
+        if m == 10 ** digits:  # the carry added a digit: 99.. + 1 = 10^digits, exactly
+            m //= 10
+            shift -= 1
     # value = m * 10^-shift; an exact value drops its trailing zeros, a rounded
     # one keeps all `digits` significant digits
     s = str(m)

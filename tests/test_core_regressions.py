@@ -99,3 +99,27 @@ def test_root_equality_reduces_by_the_gcd_of_the_indices():
     assert Root(F(8), 3) == Root(F(4), 2)  # both 2
     assert Root(F(9), 4) == Root(F(3), 2)
     assert not Root(F(9), 4) == Root(F(2), 2)
+
+
+from decimal import Decimal  # noqa: E402
+
+from hypothesis import example, given, strategies as st  # noqa: E402
+
+
+@given(x=st.fractions(min_value=F(-10 ** 6), max_value=F(10 ** 6)).filter(lambda v: v != 0),
+       digits=st.integers(1, 25), rounding=st.sampled_from(["down", "up"]))
+@example(x=F(999, 1000), digits=2, rounding="up")  # carry: 1.0, not 1.00
+@example(x=F(-99999, 1000), digits=3, rounding="down")  # -100
+@example(x=F(1234567), digits=2, rounding="up")  # 1300000: two significant digits
+def test_fraction_to_decimal_is_directed_and_has_at_most_the_digits_asked(x, digits, rounding):
+    from exactdp.numbers import fraction_to_decimal
+
+    s = fraction_to_decimal(x, digits, rounding)
+    v = F(Decimal(s))
+    assert (v <= x) if rounding == "down" else (v >= x)
+    m = s.lstrip("-").split("e")[0]
+    sig = m.replace(".", "").lstrip("0") if "." in m else m.rstrip("0")  # "1300000" has 2, "1.0" has 2
+    assert len(sig) <= digits, s  # a carry (0.999 -> 1.0) must not add a digit
+    # within one unit in the last place of x's magnitude
+    e = Decimal(abs(x.numerator)).adjusted() - Decimal(x.denominator).adjusted()
+    assert abs(v - x) <= F(10) ** (e + 2 - digits)
