@@ -1317,6 +1317,30 @@ def _lattice_at(ms, base: str, n: int):
     return RatExp.from_exp(ub), None, ub
 
 
+def _sandwich_levels(ms, base: str, wd: Fraction, max_degree: int):
+    """The sandwich's ever finer lattices: yields ``(u, e0, ub, a_lo, a_hi)`` (the eps_i
+    rounded down and up to the lattice of base u) until one would exceed the limits.
+
+    Raises:
+        CostTooHigh: already the first lattice is too big.
+    """
+    n = _start_lattice(ms, base, wd)
+    levels = 0
+    while True:
+        u, e0, ub = _lattice_at(ms, base, n)
+        if _sandwich_level_too_big(ms, u, max_degree, levels):
+            return
+        a_lo = [_exponent(m.w, u, "down") for m in ms]
+        a_hi = [_exponent(m.w, u, "up") for m in ms]
+        if sum(a_hi) > max_degree:
+            if levels == 0:
+                raise CostTooHigh("width", f"the first lattice already has degree {sum(a_hi)} > max_degree={max_degree}")
+            return
+        levels += 1
+        yield u, e0, ub, a_lo, a_hi
+        n += 1
+
+
 def _sandwich_level_too_big(ms, u, max_degree: int, levels: int) -> bool:
     """True when the next sandwich lattice would exceed the limits (refinement stops there).
 
@@ -1388,22 +1412,12 @@ def optcomp_bounds(
     tau = _Tau(P, dg)
     if tau.sign() < 0:
         return Bounds(math.inf, math.inf, True, base, None, None, 0, 0, True)
-    n = _start_lattice(ms, base, wd)
     lo_best: Number = Fraction(0)
     hi_best: Number = math.inf
     ex_lo = ex_hi = None
     levels = 0
     last = (None, None, 0)
-    while True:
-        u, e0, ub = _lattice_at(ms, base, n)
-        if _sandwich_level_too_big(ms, u, max_degree, levels):
-            break
-        a_lo = [_exponent(m.w, u, "down") for m in ms]
-        a_hi = [_exponent(m.w, u, "up") for m in ms]
-        if sum(a_hi) > max_degree:
-            if levels == 0:
-                raise CostTooHigh("width", f"the first lattice already has degree {sum(a_hi)} > max_degree={max_degree}")
-            break
+    for u, e0, ub, a_lo, a_hi in _sandwich_levels(ms, base, wd, max_degree):
         levels += 1
         r_lo = _optcomp_fast(_Lat(u, a_lo), tau, digits)
         r_hi = r_lo if a_hi == a_lo else _optcomp_fast(_Lat(u, a_hi), tau, digits)
@@ -1414,7 +1428,6 @@ def optcomp_bounds(
         last = (e0, ub, sum(a_hi))
         if hi_best - lo_best <= wd:  # type: ignore[operator]
             return Bounds(lo_best, hi_best, False, base, e0, ub, sum(a_hi), levels, True, ex_lo, ex_hi)
-        n += 1
     return Bounds(lo_best, hi_best, False, base, last[0], last[1], last[2], levels, False, ex_lo, ex_hi)
 
 
@@ -1500,20 +1513,10 @@ def delta_bounds(
     if base not in ("eps", "exp"):
         raise InvalidArgument("base", "'eps' or 'exp'", base)
     P = _P([m.delta for m in ms])
-    n = _start_lattice(ms, base, wd)
     lo_best, hi_best = Fraction(0), Fraction(1)
     levels = 0
     last = (None, None, 0)
-    while True:
-        u, e0, ub = _lattice_at(ms, base, n)
-        if _sandwich_level_too_big(ms, u, max_degree, levels):
-            break
-        a_lo = [_exponent(m.w, u, "down") for m in ms]
-        a_hi = [_exponent(m.w, u, "up") for m in ms]
-        if sum(a_hi) > max_degree:
-            if levels == 0:
-                raise CostTooHigh("width", f"the first lattice already has degree {sum(a_hi)} > max_degree={max_degree}")
-            break
+    for u, e0, ub, a_lo, a_hi in _sandwich_levels(ms, base, wd, max_degree):
         levels += 1
         lo, _ = _delta_lattice(_Lat(u, a_lo), t_num, P, digits)
         _, hi = _delta_lattice(_Lat(u, a_hi), t_num, P, digits)
@@ -1521,5 +1524,4 @@ def delta_bounds(
         last = (e0, ub, sum(a_hi))
         if hi_best - lo_best <= wd or (stop is not None and stop(lo_best, hi_best)):
             return Bounds(lo_best, hi_best, False, base, e0, ub, sum(a_hi), levels, hi_best - lo_best <= wd)
-        n += 1
     return Bounds(lo_best, hi_best, False, base, last[0], last[1], last[2], levels, False)
