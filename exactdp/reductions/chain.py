@@ -337,6 +337,17 @@ def _ok(rec: dict, claim_prefix: str) -> str:
     return ""
 
 
+def _one_call_lines(add, rec: dict, oracle: str, this: str, answer_of: str) -> None:
+    """Trace lines of a one-oracle-call step (Lemmas 4.9, 4.10): the lemma's claim by
+    brute force, the oracle call, the answer."""
+    bo, bt = rec.get("oracle_brute_force"), rec.get("brute_force")
+    if isinstance(bo, int) and isinstance(bt, int):
+        add(f"  the lemma's claim, by brute force: {oracle} = {bo}, {this} = {bt}: {_ok(rec, 'brute force of the oracle')}")
+    if "oracle_answer" in rec:
+        add(f"  1 oracle call: {oracle} = {rec['oracle_answer']}" + (f"   [brute force: {bo}, {_ok(rec, 'oracle answer')}]" if isinstance(bo, int) else ""))
+        add(f"  answer: {rec['answer']}" + (f"   [brute force of {answer_of}: {bt}, {_ok(rec, 'answer')}]" if isinstance(bt, int) else ""))
+
+
 def render_trace(result: ChainResult) -> str:
     """The human-readable trace printed by ``exactdp reduce``.
 
@@ -373,13 +384,7 @@ def render_trace(result: ChainResult) -> str:
                 add(f"  FAILS: {rec['failure']}")
                 continue
             add(f"  W = {_w_list(rec['oracle_instance'])}  (w_i = z_i^(1/D));  prod w_i = {_short(rec['prod_w'])} <= {rec['c']}")
-            if isinstance(rec.get("oracle_brute_force"), int) and isinstance(rec.get("brute_force"), int):
-                add(f"  the lemma's claim, by brute force: #PARTITION(W) = {rec['oracle_brute_force']}, #INT-PARTITION(Z) = {rec['brute_force']}: {_ok(rec, 'brute force of the oracle')}")
-            if "oracle_answer" in rec:
-                b = rec.get("oracle_brute_force")
-                add(f"  1 oracle call: #PARTITION(W) = {rec['oracle_answer']}" + (f"   [brute force: {b}, {_ok(rec, 'oracle answer')}]" if isinstance(b, int) else ""))
-                b2 = rec.get("brute_force")
-                add(f"  answer: {rec['answer']}" + (f"   [brute force of #INT-PARTITION: {b2}, {_ok(rec, 'answer')}]" if isinstance(b2, int) else ""))
+            _one_call_lines(add, rec, "#PARTITION(W)", "#INT-PARTITION(Z)", "#INT-PARTITION")
         elif step == "Lemma 4.10":
             add("")
             add(f"Lemma 4.10{tag}  #PARTITION -> #T-PARTITION")
@@ -392,13 +397,7 @@ def render_trace(result: ChainResult) -> str:
             add(f"  w_{k + 1} = prod w_i = {_short(rec['w_k+1'])};  T = sqrt(w_{k + 1}) (w_{k + 1} - 1) = {_short(rec['T'])}")
             add(f"    = {rec['T_decimal']}")
             add(f"  W' = {_w_list(rec['oracle_instance'])}")
-            if isinstance(rec.get("oracle_brute_force"), int) and isinstance(rec.get("brute_force"), int):
-                add(f"  the lemma's claim, by brute force: #T-PARTITION(W', T) = {rec['oracle_brute_force']}, #PARTITION(W) = {rec['brute_force']}: {_ok(rec, 'brute force of the oracle')}")
-            if "oracle_answer" in rec:
-                b = rec.get("oracle_brute_force")
-                add(f"  1 oracle call: #T-PARTITION(W', T) = {rec['oracle_answer']}" + (f"   [brute force: {b}, {_ok(rec, 'oracle answer')}]" if isinstance(b, int) else ""))
-                b2 = rec.get("brute_force")
-                add(f"  answer: {rec['answer']}" + (f"   [brute force of #PARTITION(W): {b2}, {_ok(rec, 'answer')}]" if isinstance(b2, int) else ""))
+            _one_call_lines(add, rec, "#T-PARTITION(W', T)", "#PARTITION(W)", "#PARTITION(W)")
         elif step == "Lemma 4.11":
             add("")
             add(f"Lemma 4.11{tag}  #T-PARTITION -> #SUM-PARTITION")

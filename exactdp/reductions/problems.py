@@ -123,6 +123,14 @@ def _check_size(k: int, limit: object, rate: float = _SUBSETS_PER_SECOND) -> Non
         )
 
 
+def _count_balanced_products(n: Sequence[int]) -> int:
+    """Subsets P with ``prod_P n_i = prod_notP n_i``, by enumeration (#INT-PARTITION,
+    and #PARTITION with ``w_i = n_i^(1/D)``). Guarantee: exact."""
+    prods = subset_products(n)
+    full = len(prods) - 1
+    return sum(1 for m in range(len(prods)) if prods[m] == prods[full ^ m])
+
+
 def subset_products(ns: Sequence[int]) -> list[int]:
     """``prods[mask] = prod_{i in mask} ns[i]`` for every ``mask`` in ``[0, 2^k)``.
 
@@ -200,9 +208,7 @@ class IntPartition(_Instance):
             InvalidArgument: ``limit`` not an integer >= 0.
         """
         _check_size(self.k, limit)
-        prods = subset_products(self.n)
-        full = len(prods) - 1
-        return sum(1 for m in range(len(prods)) if prods[m] == prods[full ^ m])
+        return _count_balanced_products(self.n)
 
     def to_dict(self) -> dict:
         """JSON-serialisable description. Guarantee: exact. Raises: nothing."""
@@ -285,9 +291,7 @@ class Partition(_RootInstance):
             InvalidArgument: ``limit`` not an integer >= 0.
         """
         _check_size(self.k, limit)
-        prods = subset_products(self.n)
-        full = len(prods) - 1
-        return sum(1 for m in range(len(prods)) if prods[m] == prods[full ^ m])
+        return _count_balanced_products(self.n)
 
     def to_dict(self) -> dict:
         """JSON-serialisable description. Guarantee: exact. Raises: nothing."""
