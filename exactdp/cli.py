@@ -83,8 +83,12 @@ def run_delta(args) -> int:
         print(f"delta_g ~ {lo} (approximate, no error bound)")
     else:
         print(f"delta_g in [{lo}, {hi}]")
-    print(f"engine: {r.engine}, method: {r.method}" + (f", precision: {r.prec} bits" if r.prec else ""))
+    print(_engine_line(r))
     return 0
+
+
+def _engine_line(r) -> str:
+    return f"engine: {r.engine}, method: {r.method}" + (f", precision: {r.prec} bits" if r.prec else "")
 
 
 def _short_fraction(x) -> str:
@@ -119,7 +123,7 @@ def run_epsilon(args) -> int:
             print(f"eps_g ~ {lo} (approximate, no error bound)")
         else:
             print(f"eps_g in [{lo}, {hi}]")
-    print(f"engine: {r.engine}, method: {r.method}" + (f", precision: {r.prec} bits" if r.prec else ""))
+    print(_engine_line(r))
     return 0
 
 
