@@ -13,6 +13,7 @@ import sys
 
 from .cli_common import add_mechanism_args, describe_mechs, emit_json, mechanisms_from_args, positive_int, split_list
 from .errors import CostTooHigh, InvalidArgument
+from .mechanisms import MAX_MECHANISMS
 from .numbers import fraction_str, fraction_to_decimal
 
 #: Longest number accepted on the command line, in decimal digits (numerator or
@@ -56,7 +57,7 @@ def screen_numbers(args, names: dict) -> None:
 
 #: Largest number of mechanisms ``exactdp approx`` builds (a tuple of k objects;
 #: at k = 10^11 Python runs out of memory before any check could run).
-MAX_CLI_MECHANISMS = 10_000_000
+MAX_CLI_MECHANISMS = MAX_MECHANISMS  # the library's own bound, checked here before parsing
 
 
 _MECH_OPTS = {"eps": "--eps", "exp_eps": "--exp-eps", "delta": "--delta"}
