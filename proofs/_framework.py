@@ -273,7 +273,7 @@ def statement(id: str, text: str) -> Callable[[Callable[[Proof], None]], Callabl
 
     def deco(fn: Callable[[Proof], None]) -> Callable[[Proof], None]:
         parts = fn.__module__.split(".")
-        paper = parts[1] if len(parts) > 2 and parts[0] == "proofs" else parts[0]
+        paper = parts[1] if len(parts) > 2 and parts[0] in ("proofs", "exactdp_proofs") else parts[0]
         _REGISTRY.setdefault(paper, []).append((id, text, fn))
         fn.entry_id = id  # type: ignore[attr-defined]
         return fn
@@ -281,26 +281,42 @@ def statement(id: str, text: str) -> Callable[[Callable[[Proof], None]], Callabl
     return deco
 
 
-_KINDS = {"Definition": 0, "Fact": 1, "Lemma": 1, "Theorem": 1}
+#: Kinds of numbered statements (papers number them "Lemma 4.10" or, per kind, "Definition 7").
+KINDS = ("Definition", "Theorem", "Lemma", "Fact", "Corollary", "Proposition", "Claim", "Remark", "Example",
+         "Equation", "Footnote")
 
 
 def statement_key(id: str) -> tuple:
-    """Sort key: by section and number (the paper's order), statement before its steps."""
-    m = re.match(r"(Definition|Theorem|Lemma|Fact|Corollary|Proposition|Claim)\s+(\d+)\.(\d+)", id)
+    """Sort key: by section and number (the paper's order), statement before its steps.
+
+    ``"Lemma 4.10"`` sorts as (4, 10); a paper that numbers per kind (``"Definition 7"``)
+    sorts as (7, 0) within the kind's order of appearance (callers keep registration order).
+    """
+    m = re.match(r"(" + "|".join(KINDS) + r")\s+(\d+)(?:\.(\d+))?", id)
     if not m:
         return (99, 99, id)
-    return (int(m.group(2)), int(m.group(3)), 0 if "(" not in id else 1)
+    return (int(m.group(2)), int(m.group(3) or 0), 0 if "(" not in id else 1)
 
 
 def entries(paper: str) -> list[tuple[str, str, Callable[[Proof], None]]]:
     """Import every check module of ``paper`` and return its entries in paper order."""
-    pkg = importlib.import_module(f"proofs.{paper}")
+    pkg = importlib.import_module(f"{__package__}.{paper}")
     for info in pkgutil.iter_modules(pkg.__path__):
         if not info.name.startswith("_"):
-            importlib.import_module(f"proofs.{paper}.{info.name}")
+            importlib.import_module(f"{__package__}.{paper}.{info.name}")
     es = list(_REGISTRY.get(paper, []))
     order = {id: i for i, (id, _, _) in enumerate(es)}
-    es.sort(key=lambda e: (statement_key(e[0])[:2], statement_key(e[0])[2], order[e[0]]))
+    # the paper's own list of numbered statements (NUMBERED, in paper order) decides the order
+    # when it has one; else section.number from the id; a statement's steps follow it
+    numbered = {s: i for i, s in enumerate(getattr(pkg, "NUMBERED", []))}
+
+    def key(e):
+        base = e[0].split(" (")[0]
+        sk = statement_key(e[0])
+        pos = (numbered[base], 0) if base in numbered else sk[:2]
+        return (pos, sk[2], order[e[0]])
+
+    es.sort(key=key)
     return es
 
 

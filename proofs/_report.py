@@ -14,7 +14,7 @@ from typing import Dict, List, Optional, Sequence
 
 from ._framework import STATUSES, Check, statement_key
 
-__all__ = ["numbered_statements", "paper_text_path", "coverage", "render_markdown", "render_table"]
+__all__ = ["numbered_statements", "paper_numbered", "paper_text_path", "coverage", "render_markdown", "render_table"]
 
 _HEADING = re.compile(r"^(Definition|Theorem|Lemma|Fact|Corollary|Proposition|Claim) (\d+\.\d+)\s*$", re.M)
 
@@ -43,16 +43,25 @@ def numbered_statements(text: str) -> List[str]:
     return sorted(seen, key=statement_key)
 
 
+def paper_numbered(paper: str) -> List[str]:
+    """The numbered statements of ``paper``: parsed from its text when it is at hand (by the
+    paper package's own ``parse_numbered(text)`` when it has one, else by
+    :func:`numbered_statements`), else the package's ``NUMBERED`` list."""
+    from importlib import import_module
+
+    pkg = import_module(f"{__package__}.{paper}")
+    path = paper_text_path(paper)
+    if path is None:
+        return list(getattr(pkg, "NUMBERED", []))
+    text = path.read_text(encoding="utf-8")
+    parse = getattr(pkg, "parse_numbered", None)
+    return list(parse(text)) if parse is not None else numbered_statements(text)
+
+
 def coverage(paper: str, results: Sequence[Check], numbered: Optional[Sequence[str]] = None) -> dict:
     """Counts: numbered statements, how many have a check entry, by status; proof steps by status."""
     if numbered is None:
-        path = paper_text_path(paper)
-        if path is not None:
-            numbered = numbered_statements(path.read_text(encoding="utf-8"))
-        else:
-            from importlib import import_module
-
-            numbered = list(getattr(import_module(f"proofs.{paper}"), "NUMBERED", []))
+        numbered = paper_numbered(paper)
     by_id = {c.id: c for c in results if c.paper == paper}
     have = [s for s in numbered if s in by_id]
     st = Counter(by_id[s].status for s in have)
