@@ -42,9 +42,10 @@ from _report import machine, write_section  # noqa: E402
 
 from exactdp import mechanisms  # noqa: E402
 from exactdp._backend import workprec  # noqa: E402
-from exactdp.approx import _bits, _knapsack_arb, _pow, theorem17  # noqa: E402
+from exactdp.approx import knapsack_arb, theorem17  # noqa: E402
+from exactdp.approx.decision import _pow  # noqa: E402
 from exactdp.errors import CostTooHigh  # noqa: E402
-from exactdp.numbers import RatExp  # noqa: E402
+from exactdp.numbers import RatExp, digits_to_bits  # noqa: E402
 
 DIGITS = 15
 DELTA_G = "1e-6"
@@ -56,8 +57,8 @@ def make_eps(k: int) -> list[Fraction]:
 
 
 def proof_prec(k: int) -> int:
-    # the working precision the proof form starts at (exactdp.approx._optcomp_proof)
-    return max(64, _bits(DIGITS + 2) + 32 + k.bit_length())
+    # the working precision the proof form starts at (exactdp.approx.decision.optcomp_proof)
+    return max(64, digits_to_bits(DIGITS + 2) + 32 + k.bit_length())
 
 
 def search_tables(a: list[int], m_star: int) -> list[int]:
@@ -94,7 +95,7 @@ def time_partial_table(a: list[int], B: int, eps0: Fraction, prec: int, budget: 
             ub = u.arb(prec)
             w = [_pow(ub, x) for x in sub]
             t0 = time.perf_counter()
-            _knapsack_arb(sub, B, w)
+            knapsack_arb(sub, B, w)
             dt = time.perf_counter() - t0
         n = cells(sub, B)
         if dt >= budget / 4 or rows >= len(a):

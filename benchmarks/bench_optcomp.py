@@ -128,7 +128,7 @@ def main() -> None:
             values[c["name"]] = (rd, re_)
             rows.append((c, meth, rd.method, td, te, rd, re_))
             print(f"{c['name']} {c['label']:<34} method={rd.method:<12} delta(eps_g={c['eps_g']}) {td:8.3f} s   eps(delta_g={c['delta_g']}) {te:8.3f} s", flush=True)
-    md = [f"## OptComp: speed targets (`benchmarks/bench_optcomp.py`)", "", f"Machine: {machine()}. Certified engine, 30 significant digits, median of "
+    md = ["## OptComp: speed targets (`benchmarks/bench_optcomp.py`)", "", f"Machine: {machine()}. Certified engine, 30 significant digits, median of "
           f"{rep_fast} runs (case M: {1 if args.quick else 3}).", "",
           "| case | method | delta_g at eps_g | time | OptComp at delta_g | time | target |", "|---|---|---|---|---|---|---|"]
     targets = {"H": "< 1 s", "L": "< 5 s", "M": "< 60 s"}

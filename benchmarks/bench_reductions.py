@@ -17,7 +17,6 @@ Usage: ``python benchmarks/bench_reductions.py [--quick] [--budget SECONDS] [--r
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import random
 import statistics

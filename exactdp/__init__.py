@@ -2,31 +2,72 @@
 
 Murtagh-Vadhan, "The Complexity of Computing the Optimal Composition of
 Differential Privacy" (TCC 2016), Theorem 1.5, computed exactly in rational
-arithmetic or as rigorous Arb enclosures; see ``docs/engines.md``.
+arithmetic or as rigorous Arb enclosures; see ``docs/engines.md`` and, for the
+layers of the package, ``docs/architecture.md``.
+
+The public names below are loaded on first use (PEP 562), so that ``import
+exactdp`` and ``exactdp --help`` do not load the numeric stack (FLINT, gmpy2,
+mpmath, NumPy) until a computation needs it.
 """
 
-from .errors import CostTooHigh, ExactDPError, InvalidArgument, NotExact, PrecisionError
-from .mechanisms import Mechanism, mechanisms
-from .numbers import Computable, ExpNum, RatExp, Root, parse_rational
-from .optcomp import DeltaResult, EpsResult, composed_delta, optcomp
+from __future__ import annotations
+
+import importlib
+from typing import Any
 
 __version__ = "0.1.0"
 
-__all__ = [
-    "Mechanism",
-    "mechanisms",
-    "composed_delta",
-    "optcomp",
-    "DeltaResult",
-    "EpsResult",
-    "ExpNum",
-    "RatExp",
-    "Root",
-    "Computable",
-    "parse_rational",
-    "ExactDPError",
-    "InvalidArgument",
-    "NotExact",
-    "CostTooHigh",
-    "PrecisionError",
-]
+#: public name -> module that defines it
+_EXPORTS = {
+    # events
+    "Mechanism": "exactdp.events",
+    "Composition": "exactdp.events",
+    "mechanisms": "exactdp.events",
+    # engines
+    "composed_delta": "exactdp.engines",
+    "optcomp": "exactdp.engines",
+    "DeltaResult": "exactdp.engines",
+    "EpsResult": "exactdp.engines",
+    "ENGINES": "exactdp.engines",
+    "METHODS": "exactdp.engines",
+    # the privacy profile
+    "PrivacyProfile": "exactdp.profile",
+    # approximation and certification
+    "theorem17": "exactdp.approx",
+    "optcomp_bounds": "exactdp.approx",
+    "delta_bounds": "exactdp.approx",
+    "certify": "exactdp.certify",
+    "Certificate": "exactdp.certify",
+    # numbers
+    "Enclosure": "exactdp.numbers",
+    "ExpNum": "exactdp.numbers",
+    "RatExp": "exactdp.numbers",
+    "Root": "exactdp.numbers",
+    "Computable": "exactdp.numbers",
+    "parse_rational": "exactdp.numbers",
+    # errors
+    "ExactDPError": "exactdp.errors",
+    "InvalidArgument": "exactdp.errors",
+    "NotExact": "exactdp.errors",
+    "CostTooHigh": "exactdp.errors",
+    "PrecisionError": "exactdp.errors",
+    "Undecided": "exactdp.errors",
+    "ReductionFailure": "exactdp.errors",
+    # proof links
+    "implements": "exactdp.links",
+}
+
+__all__ = list(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    mod = _EXPORTS.get(name)
+    if mod is None:
+        raise AttributeError(f"module 'exactdp' has no attribute {name!r}")
+    value = getattr(importlib.import_module(mod), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -16,14 +16,26 @@ composition only if it is at least the true value; ``margin`` says by how much.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Optional, Union
 
-from .errors import CostTooHigh, InvalidArgument, PrecisionError
-from .mechanisms import parse_delta, parse_eps, validate_mechanisms
-from .numbers import RatExp, fraction_str, fraction_to_decimal, log_sign_of_product, parse_rational
+from .approx import delta_bounds, optcomp_bounds
+from .engines import composed_delta, optcomp
+from .errors import CostTooHigh, InvalidArgument, PrecisionError, Undecided
+from .events import Composition, as_composition
+from .links import implements
+from .numbers import (
+    Enclosure,
+    RatExp,
+    fraction_str,
+    fraction_to_decimal,
+    log_sign_of_product,
+    parse_delta,
+    parse_eps,
+    parse_exp_eps,
+    parse_int,
+)
 
 __all__ = ["certify", "Certificate", "Undecided", "CERTIFY_MAX_K"]
 
@@ -37,21 +49,15 @@ _SECONDS_PER_MECHANISM = 5.5e-5
 Number = Union[Fraction, float]
 
 
-class Undecided(PrecisionError):
-    """A claim could not be decided rigorously within the escalation bounds.
-
-    The message gives the best enclosure reached; nothing is guessed.
-    Guarantee: raised instead of a guess. Raises: n/a (an exception class).
-    """
-
-
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Certificate:
     """A rigorous verdict on the claim "the composition is (eps, delta)-DP".
 
-    ``delta_lower <= delta_g(claim_eps) <= delta_upper`` and
-    ``eps_lower <= OptComp(claim_delta) <= eps_upper`` hold rigorously;
-    ``holds`` is True iff ``delta_g(claim_eps) <= claim_delta``.
+    ``delta`` encloses ``delta_g(claim_eps)`` and ``eps`` encloses
+    ``OptComp(claim_delta)`` (infinite when no finite eps achieves it), rigorously;
+    ``holds`` is True iff ``delta_g(claim_eps) <= claim_delta``. ``delta_lower``,
+    ``delta_upper``, ``eps_lower``, ``eps_upper``, ``eps_exact``, ``eps_infinite``
+    read the two enclosures.
 
     Guarantee: exact decision; enclosures rigorous. Raises: nothing (a frozen record).
     """
@@ -60,63 +66,59 @@ class Certificate:
     claim_eps: Optional[Fraction]
     claim_exp_eps: Optional[Fraction]
     claim_delta: Fraction
-    delta_lower: Fraction
-    delta_upper: Fraction
-    eps_lower: Number
-    eps_upper: Number
-    eps_infinite: bool
+    delta: Enclosure
+    eps: Enclosure
     eps_exp_exact: Optional[Fraction]
-    eps_exact: Optional[Fraction]
     decided_by: str
     engine: str
     method: str
     k: int
     digits: int
 
+    delta_lower = property(lambda self: self.delta.lower)
+    delta_upper = property(lambda self: self.delta.upper)
+    eps_lower = property(lambda self: self.eps.lower)
+    eps_upper = property(lambda self: self.eps.upper)
+    eps_exact = property(lambda self: self.eps.exact)
+    eps_infinite = property(lambda self: self.eps.infinite)
+
+    def __repr__(self) -> str:
+        v = "HOLDS" if self.holds else "FAILS"
+        return f"Certificate({v}, delta={self.delta!r}, eps={self.eps!r}, decided_by={self.decided_by!r})"
+
     @property
-    def claim_eps_bounds(self) -> tuple[Fraction, Fraction]:
+    def claim_eps_bounds(self) -> Enclosure:
         """The claimed eps as an enclosure (``ln`` of a claimed ``e^eps``). Guarantee: enclosure. Raises: nothing."""
         if self.claim_eps is not None:
-            return self.claim_eps, self.claim_eps
-        from .approx import _log_enclosure_of_rational
+            return Enclosure.point(self.claim_eps)
+        return Enclosure.log_of_rational(self.claim_exp_eps, 30)  # type: ignore[arg-type]
 
-        return _log_enclosure_of_rational(self.claim_exp_eps, 30)  # type: ignore[arg-type]
-
-    def delta_margin(self) -> tuple[Fraction, Fraction]:
-        """``claim_delta - delta_g(claim_eps)`` as ``(lower, upper)``; >= 0 iff the claim holds.
+    def delta_margin(self) -> Enclosure:
+        """``claim_delta - delta_g(claim_eps)``; >= 0 iff the claim holds.
 
         Guarantee: enclosure (exact when delta_g is). Raises: nothing.
         """
-        return self.claim_delta - self.delta_upper, self.claim_delta - self.delta_lower
+        return self.claim_delta - self.delta
 
-    def eps_margin(self) -> tuple[Number, Number]:
-        """``claim_eps - OptComp(claim_delta)`` as ``(lower, upper)``; >= 0 iff the claim holds.
+    def eps_margin(self) -> Enclosure:
+        """``claim_eps - OptComp(claim_delta)``; >= 0 iff the claim holds.
 
         Guarantee: enclosure (``-inf`` when OptComp is infinite). Raises: nothing.
         """
-        if self.eps_infinite:
-            return -math.inf, -math.inf
-        if self.claim_eps is not None and self.eps_exact is not None:
-            m = self.claim_eps - self.eps_exact
-            return m, m
+        if self.eps.infinite:
+            return Enclosure.infinity(-1)
+        if self.claim_eps is not None and self.eps.exact is not None:
+            return Enclosure.point(self.claim_eps - self.eps.exact)
         if self.claim_exp_eps is not None and self.eps_exp_exact is not None:
-            from .approx import _log_enclosure_of_rational
-
-            q = self.claim_exp_eps / self.eps_exp_exact
-            return _log_enclosure_of_rational(q, 30) if q != 1 else (Fraction(0), Fraction(0))
-        elo, ehi = self.claim_eps_bounds
-        return elo - self.eps_upper, ehi - self.eps_lower  # type: ignore[operator]
+            return Enclosure.log_of_rational(self.claim_exp_eps / self.eps_exp_exact, 30)
+        return self.claim_eps_bounds - self.eps
 
     def to_dict(self, digits: int = 30) -> dict:
         """The ``exactdp certify --json`` object (decimals rounded outward). Guarantee: exact / enclosure. Raises: nothing."""
 
-        def enc(lo, hi, exact: bool = True):
-            if lo == hi and isinstance(lo, Fraction) and exact:
-                return {"exact": fraction_str(lo), "lower": fraction_to_decimal(lo, digits, "down"), "upper": fraction_to_decimal(hi, digits, "up")}
-            return {"lower": _dec(lo, digits, "down"), "upper": _dec(hi, digits, "up")}
+        def enc(e: Enclosure) -> dict:
+            return e.to_dict(digits, exact_key=e.exact is not None)
 
-        dml, dmu = self.delta_margin()
-        eml, emu = self.eps_margin()
         return {
             "holds": self.holds,
             "claim": {
@@ -124,11 +126,11 @@ class Certificate:
                 "exp_eps": fraction_str(self.claim_exp_eps) if self.claim_exp_eps is not None else None,
                 "delta": fraction_str(self.claim_delta),
             },
-            "delta_at_claim_eps": enc(self.delta_lower, self.delta_upper),
-            "optimal_eps": {"lower": "inf", "upper": "inf"} if self.eps_infinite else enc(self.eps_lower, self.eps_upper),
+            "delta_at_claim_eps": enc(self.delta),
+            "optimal_eps": self.eps.to_dict(digits, exact_key=False) if self.eps.infinite else enc(self.eps),
             "margin": {
-                "delta": {"lower": _dec(dml, digits, "down"), "upper": _dec(dmu, digits, "up")},
-                "eps": {"lower": _dec(eml, digits, "down"), "upper": _dec(emu, digits, "up")},
+                "delta": self.delta_margin().to_dict(digits, exact_key=False),
+                "eps": self.eps_margin().to_dict(digits, exact_key=False),
             },
             "decided_by": self.decided_by,
             "engine": self.engine,
@@ -138,12 +140,7 @@ class Certificate:
         }
 
 
-def _dec(x: Number, digits: int, rounding: str) -> str:
-    if isinstance(x, float):
-        return "inf" if x > 0 else "-inf"
-    return fraction_to_decimal(x, digits, rounding)
-
-
+@implements("Murtagh-Vadhan Theorem 1.5", "Murtagh-Vadhan Theorem 3.4")
 def certify(
     mechanisms,
     claim_eps: object = None,
@@ -196,91 +193,77 @@ def certify(
     References:
         Murtagh-Vadhan Theorem 1.5 (and 3.4 for adaptive composition).
     """
-    from .approx import optcomp_bounds
-    from .optcomp import optcomp
-
-    ms = validate_mechanisms(mechanisms)
-    if len(ms) > CERTIFY_MAX_K:
+    ms = as_composition(mechanisms)
+    if ms.k > CERTIFY_MAX_K:
+        est = 2 * ms.k * _SECONDS_PER_MECHANISM
         raise CostTooHigh(
             "mechanisms",
-            f"certifying {len(ms)} mechanisms is refused (limit {CERTIFY_MAX_K}): estimated "
-            f"{2 * len(ms) * _SECONDS_PER_MECHANISM:.3g} s or more (two engine calls, linear in k at best)",
+            f"certifying {ms.k} mechanisms is refused (limit {CERTIFY_MAX_K}): estimated "
+            f"{est:.3g} s or more (two engine calls, linear in k at best)",
+            estimate={"seconds": est}, limit=CERTIFY_MAX_K, alternative=None,
         )
     if (claim_eps is None) == (claim_exp_eps is None):
         raise InvalidArgument("claim_eps / claim_exp_eps", "given, exactly one of the two", None)
     E = parse_eps(claim_eps, "claim_eps") if claim_eps is not None else None
-    T = None
-    if claim_exp_eps is not None:
-        T = parse_rational(claim_exp_eps, "claim_exp_eps", expected="a rational number >= 1")
-        if T < 1:
-            raise InvalidArgument("claim_exp_eps", "a rational number >= 1", claim_exp_eps)
+    T = parse_exp_eps(claim_exp_eps, "claim_exp_eps") if claim_exp_eps is not None else None
     D = parse_delta(claim_delta, "claim_delta")
-    for name, v, lo in (("digits", digits, 1), ("max_digits", max_digits, 1), ("max_degree", max_degree, 1)):
-        if isinstance(v, bool) or not isinstance(v, int) or v < lo:
-            raise InvalidArgument(name, f"an integer >= {lo}", v)
+    digits = parse_int(digits, "digits", lo=1)
+    max_digits = parse_int(max_digits, "max_digits", lo=1)
+    max_degree = parse_int(max_degree, "max_degree", lo=1)
     max_digits = max(max_digits, digits)
-    k = len(ms)
+    k = ms.k
     kw = {"eps_g": E} if E is not None else {"exp_eps_g": T}
 
     t_num = RatExp.from_eps(E) if E is not None else RatExp.from_exp(T)  # type: ignore[arg-type]
-    P = Fraction(1)
-    for m in ms:
-        P *= 1 - m.delta
-    above_W = log_sign_of_product([(t_num, 1)] + [(m.w, -1) for m in ms])
+    P = ms.delta_product
+    above_W = log_sign_of_product([(t_num, 1)] + [(m.w, -n) for m, n in ms.groups()])
     if above_W is not None and above_W >= 0:
         # e^eps >= prod w_i: every term of S(t) is <= 0, so delta_g = 1 - prod(1 - delta_i)
         # exactly. With rational eps_i this is the only case in which delta_g is rational
         # (docs/approx.md), hence the only tie that ball arithmetic could not resolve.
-        dlo = dhi = 1 - P
-        holds: bool = dhi <= D
+        delta = Enclosure.point(1 - P)
+        holds: bool = delta.upper <= D
         engine, meth, decided_by = "exact", "S(t) = 0", "exact value (claimed eps >= sum of eps_i)"
     else:
-        holds, dlo, dhi, engine, meth, decided_by = _decide_delta(ms, kw, D, method, digits, max_digits, max_degree)
+        holds, delta, engine, meth, decided_by = _decide_delta(ms, kw, D, method, digits, max_digits, max_degree)
 
     # the optimal eps at the claimed delta, for the report
+    eexp = None
     try:
         o = optcomp(ms, D, engine="auto", method=method, digits=digits)
-        elo, ehi, einf, eexp, eex = o.lower, o.upper, o.infinite, o.exp_exact, o.exact
+        eps, eexp = o.value, o.exp_exact
     except CostTooHigh:
         # the sandwich converges linearly in eps0: report to ~6 digits, within a bounded cost
         try:
-            ob = optcomp_bounds(ms, D, width=Fraction(1, 10 ** min(digits, 6)), max_degree=min(max_degree, 1_000_000), digits=max(digits, 20))
-            elo, ehi, einf, eexp, eex = ob.lower, ob.upper, ob.infinite, None, None
+            eps = optcomp_bounds(ms, D, width=Fraction(1, 10 ** min(digits, 6)), max_degree=min(max_degree, 1_000_000),
+                                 digits=max(digits, 20)).value
         except CostTooHigh:
             # wide but rigorous (the verdict above is already decided): OptComp(D) <= sum eps_i
             # when finite, > claim eps when the claim fails, <= claim eps when it holds
-            elo, ehi, einf, eexp, eex = _trivial_eps_bounds(ms, E, T, D, P, holds)
+            eps = _trivial_eps_bounds(ms, E, T, D, P, holds)
     # both sides must agree (Theorem 1.5: delta_g(E) <= D iff OptComp(D) <= E)
-    E_lo, E_hi = (E, E) if E is not None else _log_bounds(T)  # type: ignore[arg-type]
-    if holds and (einf or elo > E_hi):  # pragma: no cover - would be a bug
+    claim = Enclosure.point(E) if E is not None else Enclosure.log_of_rational(T, 30)  # type: ignore[arg-type]
+    if holds and (eps.infinite or eps.lower > claim.upper):  # pragma: no cover - would be a bug
         raise PrecisionError("internal inconsistency: the claim holds but OptComp(claim_delta) exceeds claim_eps")
-    if not holds and not einf and ehi < E_lo:  # pragma: no cover
+    if not holds and not eps.infinite and eps.upper < claim.lower:  # pragma: no cover
         raise PrecisionError("internal inconsistency: the claim fails but OptComp(claim_delta) is below claim_eps")
-    return Certificate(bool(holds), E, T, D, dlo, dhi, elo, ehi, einf, eexp, eex, decided_by, engine, meth, k, digits)
+    return Certificate(bool(holds), E, T, D, delta, eps, eexp, decided_by, engine, meth, k, digits)
 
 
-def _trivial_eps_bounds(ms, E, T, D: Fraction, P: Fraction, holds: bool):
+def _trivial_eps_bounds(ms: Composition, E, T, D: Fraction, P: Fraction, holds: bool) -> Enclosure:
     """Rigorous (wide) bounds on OptComp(D) from the decided verdict alone."""
     if D < 1 - P:
-        inf = float("inf")
-        return inf, inf, True, None, None
-    E_lo, E_hi = (E, E) if E is not None else _log_bounds(T)
-    s_hi = sum((m.eps if m.eps is not None else _log_bounds(m.exp_eps)[1] for m in ms), Fraction(0))
+        return Enclosure.infinity()
+    claim = Enclosure.point(E) if E is not None else Enclosure.log_of_rational(T, 30)
+    s_hi = sum((n * (m.eps if m.eps is not None else Enclosure.log_of_rational(m.exp_eps, 30).upper)
+                for m, n in ms.groups()), Fraction(0))
     if holds:
-        return Fraction(0), min(E_hi, s_hi), False, None, None
-    return E_lo, s_hi, False, None, None
-
-
-def _log_bounds(t: Fraction) -> tuple[Fraction, Fraction]:
-    from .approx import _log_enclosure_of_rational
-
-    return _log_enclosure_of_rational(t, 30)
+        return Enclosure(Fraction(0), min(claim.upper, s_hi))
+    return Enclosure(claim.lower, s_hi)
 
 
 def _decide_delta(ms, kw, D, method, digits, max_digits, max_degree):
     """delta_g at the claimed eps against D: exact, or certified with refinement, else the sandwich."""
-    from .approx import delta_bounds
-    from .optcomp import composed_delta
 
     holds: Optional[bool] = None
     try:
@@ -300,7 +283,7 @@ def _decide_delta(ms, kw, D, method, digits, max_digits, max_degree):
                     f"(refined to {d} digits)"
                 )
             d = min(4 * d, max_digits)
-        dlo, dhi = r.lower, r.upper
+        delta = r.value
         engine, meth = r.engine, r.method
         decided_by = "exact value" if r.exact is not None else f"certified enclosure ({d} digits)"
     except CostTooHigh:
@@ -318,7 +301,7 @@ def _decide_delta(ms, kw, D, method, digits, max_digits, max_degree):
                 f"[{fraction_to_decimal(b.lower, 12, 'down')}, {fraction_to_decimal(b.upper, 12, 'up')}], "
                 f"which contains the claimed delta {fraction_str(D)}; raise max_degree"
             )
-        dlo, dhi = b.lower, b.upper
+        delta = b.value
         engine, meth = "certified", "lattice sandwich"
         decided_by = f"lattice sandwich (eps0 = {fraction_str(b.eps0)}, degree {b.degree})"  # type: ignore[arg-type]
-    return holds, dlo, dhi, engine, meth, decided_by
+    return holds, delta, engine, meth, decided_by

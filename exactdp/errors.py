@@ -1,11 +1,68 @@
 """One error family for exactdp (STYLE.md item 7).
 
-Every error a user can provoke with bad input is an :class:`InvalidArgument`
-naming the parameter, the valid range and the value received. The command line
-turns these into a one-line message and exit status 2.
+Every error raised on purpose is an :class:`ExactDPError`; the command line turns
+each into one line on stderr and exit status 2 (3 for :class:`Undecided`).
+
+* :class:`InvalidArgument` (also a ``ValueError``): bad input, naming the
+  parameter, the valid range and the value received (shortened when long).
+* :class:`NotExact`: the exact engine cannot represent an input exactly.
+* :class:`CostTooHigh`: a request refused before any work because its cost would
+  explode; it carries the estimate, the limit and the faster option as fields.
+* :class:`PrecisionError` (also an ``ArithmeticError``): adaptive precision hit
+  its bound before the accuracy asked or a rigorous decision was reached.
+* :class:`Undecided`: a claim (``certify``) could not be decided rigorously.
+* :class:`ReductionFailure`: a reduction step of the #P chain, run as printed, is
+  undefined on the instance.
+
+This module imports nothing from exactdp (the bottom layer, ``docs/architecture.md``).
 """
 
 from __future__ import annotations
+
+from typing import Optional
+
+__all__ = [
+    "ExactDPError",
+    "InvalidArgument",
+    "NotExact",
+    "CostTooHigh",
+    "PrecisionError",
+    "Undecided",
+    "ReductionFailure",
+    "shorten",
+]
+
+#: Longest echo of a user's value in an error message (longer values are elided in the middle).
+MAX_ECHO = 60
+
+
+def shorten(text: str, limit: int = MAX_ECHO) -> str:
+    """``text`` elided in the middle to at most about ``limit`` characters, with its length.
+
+    Guarantee: exact (a pure string function). Raises: nothing.
+
+    Examples:
+        >>> shorten("1" * 5000)
+        '11111111111111111111111111...1111111111 (5000 characters)'
+    """
+    if len(text) <= limit:
+        return text
+    head = max(limit - 34, 8)
+    return f"{text[:head]}...{text[-10:]} ({len(text)} characters)"
+
+
+def _echo(found: object) -> str:
+    """The received value as shown in a message: strings as they are, others by repr,
+    never more than about :data:`MAX_ECHO` characters (a 5000-digit number is elided)."""
+    if isinstance(found, str):
+        return shorten(found)
+    try:
+        if isinstance(found, int) and not isinstance(found, bool) and found.bit_length() > 200:
+            return f"an integer of {found.bit_length()} bits"
+        text = repr(found)
+    except Exception:  # a hostile object whose repr fails must not break the error itself
+        text = f"<{type(found).__name__} object>"
+    return shorten(text)
 
 
 class ExactDPError(Exception):
@@ -16,19 +73,31 @@ class InvalidArgument(ExactDPError, ValueError):
     """An argument is outside its valid range or cannot be parsed.
 
     The message names the parameter, the valid range and the value found, e.g.
-    ``delta must be a rational number in [0, 1): found 1.5``.
+    ``delta must be a rational number in [0, 1): found 1.5``. Fields:
+    ``parameter``, ``expected``, ``found`` (the value as received), ``hint``.
     """
 
     def __init__(self, parameter: str, expected: str, found: object = None, *, hint: str = ""):
         self.parameter = parameter
         self.expected = expected
         self.found = found
+        self.hint = hint
         msg = f"{parameter} must be {expected}"
         if found is not None:
-            msg += f": found {found!r}" if not isinstance(found, str) else f": found {found}"
+            msg += f": found {_echo(found)}"
         if hint:
             msg += f" ({hint})"
         super().__init__(msg)
+
+    def renamed(self, parameter: str) -> "InvalidArgument":
+        """The same error naming ``parameter`` instead (a library name -> the user's flag).
+
+        Guarantee: exact. Raises: nothing.
+        """
+        if type(self) is CostTooHigh:
+            return CostTooHigh(parameter, self.expected, estimate=self.estimate, limit=self.limit,  # type: ignore[attr-defined]
+                               alternative=self.alternative)  # type: ignore[attr-defined]
+        return type(self)(parameter, self.expected, self.found, hint=self.hint)
 
 
 class NotExact(InvalidArgument):
@@ -40,16 +109,39 @@ class NotExact(InvalidArgument):
 
 
 class CostTooHigh(InvalidArgument):
-    """A request whose estimated cost would explode; the message gives the
-    estimate and the faster option to use."""
+    """A request refused up front because its estimated cost would explode.
 
-    def __init__(self, parameter: str, message: str):
+    ``str(e)`` is ``"<parameter>: <message>"``; the message states the estimate and
+    the faster option. The same facts are fields, so no caller parses the message:
+    ``estimate`` (the estimated cost, e.g. ``"about 2.1e+12 operations"`` or a
+    number), ``limit`` (the bound it exceeds) and ``alternative`` (what to use instead).
+    """
+
+    def __init__(self, parameter: str, message: str, *, estimate: object = None, limit: object = None,
+                 alternative: Optional[str] = None):
         self.parameter = parameter
         self.expected = message
         self.found = None
+        self.hint = ""
+        self.estimate = estimate
+        self.limit = limit
+        self.alternative = alternative
         ValueError.__init__(self, f"{parameter}: {message}")
 
 
 class PrecisionError(ExactDPError, ArithmeticError):
     """Adaptive precision hit its bound (``maxprec``) before the requested
     accuracy or a rigorous decision was reached. Never silently guessed."""
+
+
+class Undecided(PrecisionError):
+    """A claim could not be decided rigorously within the escalation bounds.
+
+    The message gives the best enclosure reached; nothing is guessed.
+    """
+
+
+class ReductionFailure(ExactDPError):
+    """A reduction step, run as printed, is undefined on the instance (e.g. a 0-th
+    root); the corrected step handles it. Raised only on a proven failure (an exact
+    decision), never on a precision shortfall (that is :class:`PrecisionError`)."""

@@ -7,7 +7,7 @@ exact instances (Fractions), on seeded random instances, or with certified
 (Arb) arithmetic. Run them with ``exactdp proofs``; the results are written to
 ``docs/proofs-report.md`` and the errata to ``docs/errata.md``.
 
-See :mod:`proofs._framework` for the result type and the status rules.
+See :mod:`exactdp_proofs._framework` for the result type and the status rules.
 """
 
 from __future__ import annotations

@@ -25,7 +25,6 @@ from math import comb
 import mpmath
 import sympy
 
-
 # --------------------------------------------------------------------------
 # Murtagh-Vadhan Theorem 1.5 by brute force over {0,1,2,3}^k
 

@@ -26,6 +26,7 @@ from fractions import Fraction
 from itertools import combinations
 
 import pytest
+from _optcomp_reference import exp_bracket, subset_formula_delta
 from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
@@ -44,8 +45,6 @@ from exactdp.approx import (
 from exactdp.cli import main
 from exactdp.errors import CostTooHigh, InvalidArgument
 from exactdp.numbers import arb_bounds
-
-from _optcomp_reference import exp_bracket, subset_formula_delta
 
 F = Fraction
 SLOW_FULL = os.environ.get("EXACTDP_SLOW", "") == "full"

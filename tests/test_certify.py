@@ -12,6 +12,7 @@ import json
 from fractions import Fraction
 
 import pytest
+from _optcomp_reference import subset_formula_delta
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -19,8 +20,6 @@ from exactdp import Mechanism, composed_delta, mechanisms
 from exactdp.certify import Undecided, certify
 from exactdp.cli import main
 from exactdp.errors import InvalidArgument
-
-from _optcomp_reference import subset_formula_delta
 
 F = Fraction
 

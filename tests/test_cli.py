@@ -31,9 +31,11 @@ from pathlib import Path
 
 import mpmath
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 import exactdp.numbers
+import exactdp.numbers.expnum
 from exactdp.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -285,13 +287,13 @@ def test_huge_homogeneous_k_is_computed_or_refused(tmp_path):
 
 def test_approximate_search_does_not_escalate_precision(capsys, monkeypatch):
     seen = []
-    orig = exactdp.numbers._log_product_arb
+    orig = exactdp.numbers.expnum._log_product_arb
 
     def spy(factors, prec):
         seen.append(prec)
         return orig(factors, prec)
 
-    monkeypatch.setattr(exactdp.numbers, "_log_product_arb", spy)
+    monkeypatch.setattr(exactdp.numbers.expnum, "_log_product_arb", spy)
     rc, out, err = run(["epsilon", "--eps", "1", "-k", "6", "--delta-g", "0.1", "--method", "brute", "--digits", "15"], capsys)
     assert rc == 0, err
     # eps_g of 6 x eps=1 at 0.1 is an ordinary number; no sign decision needs thousands of bits

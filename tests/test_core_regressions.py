@@ -5,8 +5,8 @@ from fractions import Fraction as F
 from flint import arb
 
 from exactdp import Mechanism, composed_delta, mechanisms, optcomp
-from exactdp.numbers import Computable, RatExp, Root, arb_bounds, log_sign_of_product
 from exactdp._backend import workprec
+from exactdp.numbers import Computable, RatExp, Root, arb_bounds, log_sign_of_product
 
 
 def test_mechanisms_accepts_one_number_as_a_scalar():
@@ -103,7 +103,8 @@ def test_root_equality_reduces_by_the_gcd_of_the_indices():
 
 from decimal import Decimal  # noqa: E402
 
-from hypothesis import example, given, strategies as st  # noqa: E402
+from hypothesis import example, given  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
 
 
 @given(x=st.fractions(min_value=F(-10 ** 6), max_value=F(10 ** 6)).filter(lambda v: v != 0),

@@ -18,6 +18,7 @@ from fractions import Fraction
 
 import mpmath
 import pytest
+from _optcomp_reference import exp_bracket, exp_outer, hockey_stick_delta, kov_delta_g, mpf_to_fraction
 from hypothesis import example, given
 from hypothesis import strategies as st
 
@@ -31,10 +32,8 @@ from exactdp import (
     optcomp,
 )
 from exactdp._backend import arb
+from exactdp.engines import detect_lattice
 from exactdp.numbers import Computable, RatExp, Root, log_sign_of_product
-from exactdp.optcomp.structures import detect_lattice
-
-from _optcomp_reference import exp_bracket, exp_outer, hockey_stick_delta, kov_delta_g, mpf_to_fraction
 
 F = Fraction
 

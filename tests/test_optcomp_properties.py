@@ -23,15 +23,6 @@ from fractions import Fraction
 
 import mpmath
 import pytest
-from hypothesis import assume, example, given
-from hypothesis import strategies as st
-
-from exactdp import Mechanism, composed_delta, optcomp
-from exactdp.numbers import arb_bounds, fraction_to_decimal
-from exactdp.optcomp.structures import Lattice, detect_lattice
-from exactdp._backend import arb, workprec
-from exactdp.errors import InvalidArgument
-
 from _optcomp_reference import (
     breakpoints,
     commensurable,
@@ -42,6 +33,14 @@ from _optcomp_reference import (
     kov_delta_g,
     subset_formula_delta,
 )
+from hypothesis import assume, example, given
+from hypothesis import strategies as st
+
+from exactdp import Mechanism, composed_delta, optcomp
+from exactdp._backend import arb, workprec
+from exactdp.engines import Lattice, detect_lattice
+from exactdp.errors import InvalidArgument
+from exactdp.numbers import arb_bounds, fraction_to_decimal
 
 F = Fraction
 

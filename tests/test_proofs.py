@@ -18,8 +18,8 @@ from __future__ import annotations
 import contextlib
 import importlib
 import io
-import os
 import json
+import os
 import re
 from fractions import Fraction as F
 from pathlib import Path
@@ -27,11 +27,11 @@ from pathlib import Path
 import pytest
 
 from exactdp.cli import main
-from proofs import _framework as fw
-from proofs._framework import STATUSES, Check, Correction, entries, run_entry
-from proofs._papers import PAPERS
-from proofs._report import coverage, paper_text_path
-from proofs.murtagh_vadhan import NUMBERED
+from exactdp_proofs import _framework as fw
+from exactdp_proofs._framework import STATUSES, Check, Correction, entries, run_entry
+from exactdp_proofs._papers import PAPERS
+from exactdp_proofs._report import coverage, paper_text_path
+from exactdp_proofs.murtagh_vadhan import NUMBERED
 
 ROOT = Path(__file__).resolve().parent.parent
 PAPER = "murtagh_vadhan"
@@ -128,7 +128,7 @@ def _module_name(stmt: str) -> str:
 
 
 def _numbered(paper):
-    return list(importlib.import_module(f"proofs.{paper}").NUMBERED)
+    return list(importlib.import_module(f"exactdp_proofs.{paper}").NUMBERED)
 
 
 @pytest.mark.parametrize("paper", list(PAPERS))
@@ -329,10 +329,10 @@ def test_runs_are_reproducible():
 
 def _mutants():
     """(entry id, module, attribute, false version): each false version is a plausible mis-transcription."""
-    from proofs.murtagh_vadhan import _common as C
-    from proofs.murtagh_vadhan import _partition as R
-    from proofs.murtagh_vadhan import lemma_5_1, theorem_1_4
-    from proofs.murtagh_vadhan._approx import knapsack_sum
+    from exactdp_proofs.murtagh_vadhan import _common as C
+    from exactdp_proofs.murtagh_vadhan import _partition as R
+    from exactdp_proofs.murtagh_vadhan import lemma_5_1, theorem_1_4
+    from exactdp_proofs.murtagh_vadhan._approx import knapsack_sum
 
     rr, lemma410_T = C.rr, R.lemma410_T
 

@@ -34,7 +34,7 @@ import sympy
 from hypothesis import assume, example, given
 from hypothesis import strategies as st
 
-from exactdp import Computable, Mechanism, RatExp, Root, composed_delta
+from exactdp import Computable, Root
 from exactdp._backend import arb, workprec
 from exactdp.cli import main as cli_main
 from exactdp.errors import CostTooHigh, InvalidArgument, PrecisionError

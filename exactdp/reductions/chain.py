@@ -18,14 +18,13 @@ References: Murtagh-Vadhan (TCC 2016), Section 4 and the proof of Theorem 1.6.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Iterable, Optional, Union
 
-from .._backend import arb, workprec
+from .._backend import workprec
 from ..errors import CostTooHigh, InvalidArgument
-from ..numbers import Root, arb_bounds, fraction_str, fraction_to_decimal
+from ..numbers import Root, fraction_str
 from .problems import BRUTE_FORCE_MAX_K, IntPartition, LazyReal
 from .steps import (
     DEFAULT_MAX_PREC,

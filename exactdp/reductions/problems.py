@@ -28,9 +28,9 @@ from __future__ import annotations
 import math
 from collections import Counter
 from fractions import Fraction
-from typing import Callable, Iterable, Optional, Sequence, Union
+from typing import Callable, Iterable, Optional, Sequence
 
-from .._backend import arb, fmpq, workprec
+from .._backend import arb, workprec
 from ..errors import CostTooHigh, InvalidArgument
 from ..numbers import MAXPREC, Computable, ExpNum, RatExp, Root, log_sign_of_product, parse_rational
 from .radicals import RadicalSum, as_radical_sum

@@ -41,8 +41,8 @@ from fractions import Fraction
 from typing import Callable, Iterable, Optional, Sequence, Union
 
 from .._backend import arb, fmpq, workprec
-from ..errors import ExactDPError, InvalidArgument, PrecisionError
-from ..mechanisms import Mechanism
+from ..errors import InvalidArgument, PrecisionError, ReductionFailure
+from ..events import Mechanism
 from ..numbers import MAXPREC, Computable, ExpNum, Root, arb_bounds, fraction_to_decimal, parse_rational
 from .problems import IntPartition, LazyReal, Partition, SumPartition, TPartition, gap_value
 from .radicals import RadicalSum
@@ -65,15 +65,6 @@ STEPS = ("4.9", "4.10", "4.11")
 
 #: Default bound on the working precision of Lemma 4.11's certified count.
 DEFAULT_MAX_PREC = 1 << 14
-
-
-class ReductionFailure(ExactDPError):
-    """A step, run as printed, is undefined on the instance (e.g. a 0-th root).
-
-    Guarantee: raised only on a proven failure (an exact decision), never on a
-    precision shortfall (that is :class:`~exactdp.errors.PrecisionError`).
-    Raises: n/a (an exception class).
-    """
 
 
 class Trace:
@@ -248,7 +239,7 @@ def solve_int_partition(
     if D_printed == 0:
         if printed:
             msg = (
-                f"Lemma 4.9 as printed: D = ceil(log_c(prod z_i)) = ceil(log_c 1) = 0, "
+                "Lemma 4.9 as printed: D = ceil(log_c(prod z_i)) = ceil(log_c 1) = 0, "
                 "so w_i = z_i^(1/D) is undefined (erratum: take D = max(1, ...))"
             )
             if rec is not None:
@@ -609,7 +600,7 @@ def optcomp_oracle(mechanisms: Sequence[Mechanism], exp_eps_g: ExpNum, *, on_eva
 
     References: Murtagh-Vadhan Theorem 1.5 (the engine), proof of Theorem 1.6 (its use).
     """
-    from ..optcomp import composed_delta
+    from ..engines import composed_delta
 
     ms = tuple(mechanisms)
 

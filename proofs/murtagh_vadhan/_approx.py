@@ -7,7 +7,7 @@ Lattice instances: ``q = e^{eps_0}`` rational, ``eps_i = a_i eps_0`` (so ``w_i =
 from __future__ import annotations
 
 from fractions import Fraction as F
-from typing import List, Optional, Sequence
+from typing import Sequence
 
 from . import _common as C
 

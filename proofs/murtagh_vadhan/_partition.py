@@ -21,7 +21,7 @@ from __future__ import annotations
 from fractions import Fraction as F
 from functools import lru_cache
 from math import gcd
-from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, Iterable, Optional, Sequence, Tuple
 
 from sympy import factorint
 

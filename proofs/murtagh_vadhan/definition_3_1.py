@@ -12,8 +12,6 @@ and no smaller delta works at that eps).
 
 from __future__ import annotations
 
-from fractions import Fraction as F
-
 import sympy as sp
 
 from .._framework import Proof, statement

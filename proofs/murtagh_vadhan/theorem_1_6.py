@@ -150,7 +150,7 @@ def sum_eps_le_ln_c(zs, D: int, c: F) -> bool:
     "so delta_g prod(1 + e^eps_i) = sum_S max(prod_S w_i - r prod_notS w_i, 0), and sum eps_i = ln prod w_i <= ln c.",
 )
 def identity(p: Proof) -> None:
-    from exactdp import Mechanism, Root, composed_delta
+    from exactdp import Mechanism, composed_delta
 
     # the algebra of the step (symbolic): delta_i = 0 turns the right side of (1) into delta_g, and the
     # exponentials of sums of logs are the products of the w_i

@@ -12,11 +12,10 @@ passes), 1 otherwise, 2 on bad arguments.
 
 from __future__ import annotations
 
-import sys
 import time
 from pathlib import Path
 
-from exactdp.errors import InvalidArgument
+from ..errors import InvalidArgument
 
 DEFAULT_REPORT = "docs/proofs-report.md"
 
@@ -39,7 +38,7 @@ def register(sub) -> None:
 
 
 def _papers(name):
-    from ._papers import PAPERS
+    from exactdp_proofs._papers import PAPERS
 
     if name is None:
         return list(PAPERS)
@@ -51,10 +50,10 @@ def _papers(name):
 
 def run(args) -> int:
     """Run the checks; see the module docstring for output and exit status."""
-    from exactdp.cli_common import emit_json
+    from exactdp_proofs._framework import run_paper
+    from exactdp_proofs._report import coverage, render_markdown, render_table
 
-    from ._framework import run_paper
-    from ._report import coverage, render_markdown, render_table
+    from .common import emit_json
 
     papers = _papers(args.paper)
     t0 = time.perf_counter()

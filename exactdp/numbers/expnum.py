@@ -1,9 +1,4 @@
-"""Parsing, the exp-space number model, and exact decimal formatting.
-
-Guarantee: every parser here is **exact** (a float is converted with
-``Fraction(x)``, a decimal string digit for digit; nothing passes through a
-rounded decimal); every formatter rounds **outward** in the direction its name
-says.
+"""The exp-space number model: positive reals known exactly through a finite description.
 
 The number model (``../shared/DESIGN.md``; ``docs/engines.md``): the engines
 work in *exp-space*, ``w = e^eps``. An :class:`ExpNum` is a positive real known
@@ -28,108 +23,15 @@ exactly through a finite description:
 from __future__ import annotations
 
 import math
-from decimal import Decimal
 from fractions import Fraction
-from numbers import Rational
 from typing import Callable, Iterable, Optional, Sequence
 
-from ._backend import arb, fmpq, workprec
-from .errors import InvalidArgument, PrecisionError
+from .._backend import arb, fmpq, workprec
+from ..errors import InvalidArgument, PrecisionError
+from .parse import parse_int, parse_rational
+from .precision import MAXPREC, refine
 
-__all__ = [
-    "parse_rational",
-    "ExpNum",
-    "RatExp",
-    "Root",
-    "Computable",
-    "log_sign_of_product",
-    "arb_bounds",
-    "fraction_to_decimal",
-    "fraction_str",
-    "MAXPREC",
-]
-
-#: Upper bound on the working precision (bits) of every adaptive loop.
-MAXPREC = 1 << 17
-
-
-# --------------------------------------------------------------------------
-# Parsing
-
-
-#: Decimal strings with an exponent beyond this (``1e-99999999``) are refused:
-#: their exact rational would have that many digits.
-MAX_DECIMAL_EXPONENT = 100_000
-
-
-def parse_rational(value: object, name: str, *, expected: str = "a rational number") -> Fraction:
-    """Convert ``value`` to a :class:`Fraction`, exactly.
-
-    Guarantee: exact. Accepts ``int``, ``Fraction`` (and any ``numbers.Rational``,
-    e.g. gmpy2 ``mpq``), finite ``float`` (converted with ``Fraction(x)``, so
-    ``0.1`` becomes ``3602879701896397/36028797018963968``), finite ``Decimal``
-    and strings in decimal or ``p/q`` form (``"0.1"`` is exactly ``1/10``,
-    ``"1e-6"``, ``"1/3"``).
-
-    Raises:
-        InvalidArgument: naming ``name`` for booleans, NaN, infinities, empty or
-            malformed strings and unsupported types.
-
-    Examples:
-        >>> parse_rational("0.1", "eps")
-        Fraction(1, 10)
-        >>> parse_rational(0.5, "eps")
-        Fraction(1, 2)
-    """
-    if isinstance(value, bool):
-        raise InvalidArgument(name, expected, value)
-    if isinstance(value, Fraction):
-        return value
-    if isinstance(value, int):
-        return Fraction(value)
-    if isinstance(value, float):
-        if not math.isfinite(value):
-            raise InvalidArgument(name, expected + " (finite)", value)
-        return Fraction(value)
-    if isinstance(value, Decimal):
-        if not value.is_finite():
-            raise InvalidArgument(name, expected + " (finite)", str(value))
-        return Fraction(value)
-    if isinstance(value, Rational):
-        return Fraction(int(value.numerator), int(value.denominator))
-    if type(value).__name__ == "fmpq":
-        return Fraction(int(value.p), int(value.q))
-    if type(value).__name__ == "fmpz":
-        return Fraction(int(value))
-    if isinstance(value, str):
-        s = value.strip()
-        if not s or "_" in s or any(c.isspace() for c in s):
-            raise InvalidArgument(name, expected, repr(value))
-        try:
-            if "/" in s:
-                p, q = s.split("/", 1)
-                if "/" in q or "." in p + q or "e" in (p + q).lower():
-                    raise ValueError
-                num, den = int(p), int(q)
-                if den == 0:
-                    raise InvalidArgument(name, expected + " (nonzero denominator)", value)
-                return Fraction(num, den)
-            d = Decimal(s)
-        except InvalidArgument:
-            raise
-        except (ValueError, ArithmeticError):
-            raise InvalidArgument(name, expected, repr(value)) from None
-        if not d.is_finite():
-            raise InvalidArgument(name, expected + " (finite)", repr(value))
-        if d and abs(d.adjusted()) > MAX_DECIMAL_EXPONENT:
-            raise InvalidArgument(name, expected + f" with a decimal exponent within +-{MAX_DECIMAL_EXPONENT}",
-                                  repr(value) if len(value) <= 40 else repr(value[:40]) + "...")
-        return Fraction(d)
-    raise InvalidArgument(name, expected, f"{value!r} of type {type(value).__name__}")
-
-
-# --------------------------------------------------------------------------
-# Exp-space numbers
+__all__ = ["ExpNum", "RatExp", "Root", "Computable", "log_sign_of_product"]
 
 
 def _fmpq(x: Fraction) -> fmpq:
@@ -197,10 +99,11 @@ class RatExp(ExpNum):
     __slots__ = ("q", "r", "_lq")
 
     def __init__(self, q: Fraction = Fraction(1), r: Fraction = Fraction(0)):
+        q = parse_rational(q, "q", expected="a positive rational number")
         if q <= 0:
-            raise InvalidArgument("q", "a positive rational", q)
-        self.q = Fraction(q)
-        self.r = Fraction(r)
+            raise InvalidArgument("q", "a positive rational number", q)
+        self.q = q
+        self.r = parse_rational(r, "r")
         self._lq: Optional[float] = None  # float log q, computed once
 
     @classmethod
@@ -258,13 +161,11 @@ class Root(ExpNum):
     __slots__ = ("n", "D", "_fl")
 
     def __init__(self, n: Fraction, D: int):
-        n = Fraction(n)
+        n = parse_rational(n, "n", expected="a positive rational number")
         if n <= 0:
-            raise InvalidArgument("n", "a positive rational", n)
-        if int(D) != D or D < 1:
-            raise InvalidArgument("D", "a positive integer", D)
+            raise InvalidArgument("n", "a positive rational number", n)
         self.n = n
-        self.D = int(D)
+        self.D = parse_int(D, "D", lo=1)
         self._fl: Optional[float] = None  # float log, computed once
 
     def arb(self, prec: int) -> arb:
@@ -424,104 +325,18 @@ def _log_product_arb(factors: Sequence[tuple[ExpNum, int]], prec: int) -> arb:
 
 
 def _arb_sign(fn: Callable[[int], arb], maxprec: int, *, must: bool) -> Optional[int]:
-    prec = 64
-    while prec <= maxprec:
+    def step(prec: int) -> Optional[int]:
         with workprec(prec):
             v = fn(prec)
             if v > 0:
                 return 1
             if v < 0:
                 return -1
-        prec *= 2
-    if must:
-        raise PrecisionError(f"sign undecided at maxprec={maxprec} bits (values differ by less than 2^-{maxprec})")
-    return None
+        return None
 
-
-# --------------------------------------------------------------------------
-# Enclosure endpoints and decimal formatting
-
-
-def arb_bounds(x: arb) -> tuple[Fraction, Fraction]:
-    """Exact rational endpoints ``(lo, hi)`` of a ball. Guarantee: exact.
-
-    Raises:
-        PrecisionError: the ball is not finite.
-    """
-    if not x.is_finite():
-        raise PrecisionError("enclosure is not finite (increase precision)")
-
-    def frac(b: arb) -> Fraction:
-        m, e = b.man_exp()
-        m, e = int(m), int(e)
-        return Fraction(m * (1 << e)) if e >= 0 else Fraction(m, 1 << -e)
-
-    # mid and rad are exact binary numbers: the endpoints are computed exactly,
-    # independent of the context precision (no outward rounding of lower()/upper()).
-    mid = frac(x.mid())
-    rad = frac(x.rad())
-    return mid - rad, mid + rad
-
-
-def fraction_str(x: Fraction) -> str:
-    """``"p/q"`` or ``"p"`` for an exact rational. Guarantee: exact. Raises: nothing."""
-    from gmpy2 import mpz  # str(mpz) has no digit limit (str(int) stops at 4300 digits)
-
-    p, q = str(mpz(x.numerator)), str(mpz(x.denominator))
-    return p if q == "1" else f"{p}/{q}"
-
-
-def fraction_to_decimal(x: Fraction, digits: int, rounding: str) -> str:
-    """Decimal string of ``x`` with ``digits`` significant digits.
-
-    Guarantee: ``rounding="down"`` gives a string whose value is ``<= x``,
-    ``"up"`` one whose value is ``>= x`` (both exact to the last digit); an exact
-    decimal is printed exactly when it fits.
-
-    Raises:
-        ValueError: ``rounding`` is neither ``"down"`` nor ``"up"``.
-    """
-    if rounding not in ("down", "up"):
-        raise ValueError("rounding must be 'down' or 'up'")
-    if x == 0:
-        return "0"
-    neg = x < 0
-    a = -x if neg else x
-    # e = floor(log10(a)), exactly: an estimate from bit lengths (no str() of huge
-    # integers, which Python limits to 4300 digits), corrected by exact comparisons
-    e = math.floor((a.numerator.bit_length() - a.denominator.bit_length()) * 0.30102999566398120)
-    while Fraction(10) ** e > a:
-        e -= 1
-    while Fraction(10) ** (e + 1) <= a:
-        e += 1
-    shift = digits - 1 - e
-    scaled = a * Fraction(10) ** shift
-    down = (rounding == "down") != neg  # magnitude rounding direction
-    m = scaled.numerator // scaled.denominator
-    inexact = m * scaled.denominator != scaled.numerator
-    if not down and inexact:
-        m += 1
-        if m == 10 ** digits:  # the carry added a digit: 99.. + 1 = 10^digits, exactly
-            m //= 10
-            shift -= 1
-    # value = m * 10^-shift; an exact value drops its trailing zeros, a rounded
-    # one keeps all `digits` significant digits
-    s = str(m)
-    stripped = s.rstrip("0") if not inexact else s
-    zeros = len(s) - len(stripped)
-    if not stripped:
-        return "0"
-    mant, exp10 = stripped, zeros - shift
-    # render as plain decimal when the exponent is moderate, else scientific
-    ndig = len(mant)
-    point = ndig + exp10  # position of decimal point from the left of mant
-    if -6 <= point <= 40:
-        if exp10 >= 0:
-            out = mant + "0" * exp10
-        elif point > 0:
-            out = mant[:point] + "." + mant[point:]
-        else:
-            out = "0." + "0" * (-point) + mant
-    else:
-        out = mant[0] + ("." + mant[1:] if ndig > 1 else "") + f"e{point - 1:+d}"
-    return ("-" + out) if neg else out
+    try:
+        return refine(step, start=64, maxprec=maxprec, what="sign of a product")
+    except PrecisionError:
+        if must:
+            raise PrecisionError(f"sign undecided at maxprec={maxprec} bits (values differ by less than 2^-{maxprec})") from None
+        return None

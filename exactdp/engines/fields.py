@@ -20,9 +20,9 @@ from typing import Optional, Sequence
 
 import mpmath
 
-from .._backend import arb, arb_poly, fmpq, fmpz_poly, mpq, workprec
+from .._backend import arb, arb_poly, fmpq, fmpz_poly, mpq
 from ..errors import NotExact
-from ..numbers import Computable, ExpNum, RatExp, Root
+from ..numbers import ExpNum, RatExp, Root
 
 __all__ = ["ExactField", "ArbField", "MpfField", "Field"]
 

@@ -1,4 +1,4 @@
-"""``exactdp reduce``: run the #P reduction chain of Murtagh-Vadhan Section 4.
+"""``exactdp reduce``: run the #P reduction chain of Murtagh-Vadhan Section 4 (:mod:`exactdp.reductions`).
 
 ``exactdp reduce --int-partition Z1,Z2,... [--c C] [--as-printed [STEPS]] [--json]``
 counts the #INT-PARTITION instance through Lemmas 4.9-4.11 and Theorem 1.6 with
@@ -10,14 +10,16 @@ step is undefined on the instance, 2 on bad input.
 
 from __future__ import annotations
 
-import re
-
-from ..cli_common import emit_json, positive_int, split_list
 from ..errors import CostTooHigh, InvalidArgument
-from ..numbers import MAXPREC
-from .chain import MAX_PRODUCT_BITS, parse_as_printed, render_trace, run_chain
-from .problems import _SUBSETS_PER_SECOND, BRUTE_FORCE_MAX_K
-from .steps import DEFAULT_MAX_PREC, chain_bound
+from .common import emit_json, positive_int, screen_numbers, split_list
+
+#: The library's limits (exactdp.reductions: BRUTE_FORCE_MAX_K, DEFAULT_MAX_PREC,
+#: MAX_PRODUCT_BITS; exactdp.numbers.MAXPREC), written here so that building the
+#: parser imports nothing numeric; a test checks they agree.
+BRUTE_FORCE_MAX_K = 22
+DEFAULT_MAX_PREC = 1 << 14
+MAX_PRODUCT_BITS = 4096
+MAXPREC = 1 << 17
 
 #: Longest decimal item accepted by --int-partition (the product is bounded anyway).
 _MAX_ITEM_DIGITS = MAX_PRODUCT_BITS * 3 // 10 + 2
@@ -94,7 +96,9 @@ def run(args) -> int:
 
     References: Murtagh-Vadhan Section 4; docs/reductions.md.
     """
-    from ..approx_cli import screen_numbers
+    from ..reductions.chain import parse_as_printed, render_trace, run_chain
+    from ..reductions.problems import _SUBSETS_PER_SECOND
+    from ..reductions.steps import chain_bound
 
     screen_numbers(args, {"c": "--c"})
     z = _parse_z(args.int_partition)
@@ -115,6 +119,8 @@ def run(args) -> int:
             f"brute force up to k = {k} is refused (range [1, {BRUTE_FORCE_MAX_K}]): 2^{k} = {2.0 ** k:.3g} subset "
             f"products held in memory, about {2.0 ** k / _SUBSETS_PER_SECOND:.3g} s per count; the chain itself "
             "needs no brute force (--no-brute-force)",
+            estimate={"subsets": 2.0**k, "seconds": 2.0**k / _SUBSETS_PER_SECOND}, limit=BRUTE_FORCE_MAX_K,
+            alternative="--no-brute-force",
         )
     bits = 1
     for x in z:
@@ -140,13 +146,13 @@ def run(args) -> int:
         )
     except CostTooHigh as e:
         # the OptComp engine refused the chain's oracle instance (k + 1 mechanisms)
-        m = re.search(r"about ([0-9.e+]+) operations", str(e))
-        est = f"about {m.group(1)} operations per call" if m else str(e)
+        est = f"{e.estimate} per call" if e.estimate is not None else str(e)
         raise CostTooHigh(
             "--int-partition",
             f"k = {len(z)} is refused: the OptComp oracle calls on k + 1 = {len(z) + 1} mechanisms would cost {est} "
             "(OptComp is #P-hard, Murtagh-Vadhan Thm 1.6: that is the point of the chain); use fewer z_i "
             "(docs/benchmarks.md: k <= 28 within about a minute)",
+            estimate=est, limit=e.limit, alternative="fewer z_i",
         ) from None
     if args.json:
         emit_json(r.to_dict())

@@ -1,0 +1,264 @@
+"""The rounded composition of Theorem 1.7: ``w_i' = u^(a_i)`` on a lattice, and its OptComp.
+
+:func:`lattice_exponents` rounds each ``e^eps_i`` down or up to a power of ``u``
+(decided exactly); :class:`LatticeProblem` is the rounded composition as a problem
+for the engines' one inverse (:mod:`exactdp.engines.inverse`), and
+:func:`optcomp_lattice` solves it: exactly when ``u`` and the target are
+rational, as a certified enclosure otherwise.
+
+References: Murtagh-Vadhan, proof of Theorem 1.7 (``a_i = floor(k eps_i / eta)``).
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import Optional, Sequence
+
+from .._backend import workprec
+from ..engines.base import Target
+from ..engines.costs import MAX_EXPONENT, check_poly_cost
+from ..engines.fields import Field
+from ..engines.inverse import Inverse, eps_at_W, invert_certified, invert_exact
+from ..engines.lattice import Lattice
+from ..errors import CostTooHigh, InvalidArgument, NotExact, PrecisionError
+from ..events import as_composition
+from ..numbers import Enclosure, ExpNum, RatExp, log_sign_of_product, parse_choice, parse_rational
+
+__all__ = [
+    "LatticeProblem",
+    "optcomp_lattice",
+    "lattice_exponents",
+    "exponent",
+    "degree_estimate",
+    "check_eta",
+    "check_base",
+    "check_exponents",
+    "INFINITE",
+]
+
+#: OptComp = +inf (the target delta is below 1 - prod(1 - delta_i)).
+INFINITE = Inverse(Enclosure.infinity(), None, None, True)
+
+
+class LatticeProblem:
+    """Mechanisms ``w_i' = u^(a_i)`` (deltas folded into the target) as a problem for the inverse.
+
+    The count polynomial ``prod (1 + z^(a_i))`` is built on first use, after its cost
+    is checked (:func:`~exactdp.engines.costs.check_poly_cost`).
+    """
+
+    method = "lattice"
+
+    def __init__(self, u: ExpNum, a: Sequence[int], *, P: Fraction = Fraction(1), parameter: str = "eta",
+                 hint: str = "use a larger eta (a coarser lattice)"):
+        self.u = u
+        self.P = P
+        self.a = [int(x) for x in a]
+        self.A = sum(self.a)
+        self.k = len(self.a)
+        self.uq: Optional[Fraction] = u.exact()
+        self.eps0: Optional[Fraction] = u.log_exact()
+        self._parameter = parameter
+        self._hint = hint
+        self._struct: Optional[Lattice] = None
+        self._Z: dict = {}
+        lu = u.flog()
+        self.ln_W = self.A * lu
+        counts: dict = {}
+        for x in self.a:
+            counts[x] = counts.get(x, 0) + 1
+        self._counts = counts
+        self.log_Z = math.fsum(n * _log1p_exp(x * lu) for x, n in counts.items())
+
+    @property
+    def struct(self) -> Lattice:
+        if self._struct is None:
+            check_poly_cost(self.k, self.A, self._parameter, self._hint)
+            self._struct = Lattice.from_groups(self.u, sorted(self._counts.items()))
+        return self._struct
+
+    def all_exact(self) -> bool:
+        return self.uq is not None
+
+    def check_exact(self) -> None:
+        """Refuse the exact engine for an irrational base ``u``.
+
+        Raises:
+            NotExact: naming the lattice base.
+        """
+        if self.uq is None:
+            raise NotExact("eps0", "a rational lattice base for the exact engine", repr(self.u))
+
+    def W_groups(self) -> list[tuple[ExpNum, int]]:
+        return [(self.u, self.A)]
+
+    def Z(self, field: Field):
+        """``prod (1 + u^(a_i))``: the count polynomial at ``u``, in ``field`` (cached)."""
+        key = (field.name, getattr(field, "prec", None))
+        hit = self._Z.get(key)
+        if hit is None:
+            one = field.rational(Fraction(1))
+            u = field.embed(self.u)
+            z = one
+            for x, n in sorted(self._counts.items()):
+                z = z * (one + u**x) ** n
+            hit = self._Z[key] = z
+        return hit
+
+    def Z_value(self, prec: Optional[int]):
+        """Z exactly (``prec`` None, rational ``u``) or as an Arb ball at ``prec``."""
+        from ..engines.fields import ArbField, ExactField
+
+        if prec is None:
+            f = ExactField()
+            return f.to_fraction(self.Z(f))
+        with workprec(prec):
+            return self.Z(ArbField(prec))
+
+
+def _log1p_exp(l: float) -> float:
+    return l + math.log1p(math.exp(-l)) if l > 0 else math.log1p(math.exp(l))
+
+
+def optcomp_lattice(prob: LatticeProblem, target: Target, digits: int) -> Inverse:
+    """OptComp of the lattice composition at the target (the fast form of Theorem 1.7).
+
+    Guarantee: exact when ``u`` and tau are rational (``exp_exact`` is ``t*``), else a
+    certified enclosure to ``digits``; infinite when tau < 0.
+
+    Raises:
+        CostTooHigh: the count polynomial is too large (estimate and the eta that fits).
+        PrecisionError: no certificate by ``MAXPREC`` bits.
+    """
+    s = target.sign()
+    if s < 0:
+        return INFINITE
+    if s == 0:
+        return eps_at_W(prob.W_groups(), digits)
+    if prob.A == 0:
+        return Inverse(Enclosure.point(0), Fraction(1), None, True)
+    if prob.all_exact() and target.exact() is not None:
+        return invert_exact(prob, target, digits)
+    return invert_certified(prob, target, digits, None)
+
+
+def degree_estimate(ws: Sequence[ExpNum], u: ExpNum) -> float:
+    """``sum_i ln w_i / ln u`` in floating point: the lattice degree to within k. Guarantee: approximate."""
+    lu = u.flog()
+    return math.fsum(max(w.flog(), 0.0) for w in ws) / lu
+
+
+def check_eta(eta: object) -> Fraction:
+    e = parse_rational(eta, "eta", expected="a rational number > 0")
+    if e <= 0:
+        raise InvalidArgument("eta", "a rational number > 0", eta)
+    return e
+
+
+def check_base(base: object, name: str = "exp_base") -> Fraction:
+    b = parse_rational(base, name, expected="a rational number > 1")
+    if b <= 1:
+        raise InvalidArgument(name, "a rational number > 1", base)
+    return b
+
+
+def check_exponents(a: object) -> list[int]:
+    try:
+        al = list(a)  # type: ignore[arg-type]
+    except TypeError:
+        raise InvalidArgument("a", "a list of integers >= 0", a) from None
+    for i, x in enumerate(al):
+        if isinstance(x, bool) or not isinstance(x, int) or x < 0:
+            raise InvalidArgument(f"a[{i}]", "an integer >= 0", x)
+    return [int(x) for x in al]
+
+
+
+def lattice_exponents(mechanisms, *, eps0: object = None, exp_base: object = None, rounding: str = "down") -> list[int]:
+    """``a_i = floor(ln w_i / ln u)`` (``rounding="down"``) or ``ceil`` (``"up"``).
+
+    ``u = e^{eps0}`` (so ``a_i = floor(k eps_i / eta)`` for ``eps0 = eta / k``,
+    as in the proof of Theorem 1.7) or ``u = exp_base`` (a rational > 1). Then
+    ``u^{a_i} <= w_i`` (down) or ``u^{a_i} >= w_i`` (up).
+
+    Guarantee: exact. Rational eps_i over a rational eps0 is integer
+    arithmetic; otherwise each candidate is confirmed by an exact sign decision
+    (:func:`~exactdp.numbers.log_sign_of_product`): e.g. for ``exp_eps = 11/10``
+    and ``eps0 = 1/100``, ``ln(11/10) / eps0`` is irrational and its floor is
+    settled by Arb at rising precision.
+
+    Raises:
+        InvalidArgument: not exactly one of eps0 / exp_base, eps0 <= 0,
+            exp_base <= 1, an unknown rounding.
+        PrecisionError: the floor could not be decided (only for Computable
+            inputs that sit on a lattice point).
+
+    Examples:
+        >>> from exactdp import mechanisms
+        >>> lattice_exponents(mechanisms(eps=["0.25", "0.3"]), eps0="0.1")
+        [2, 3]
+        >>> lattice_exponents(mechanisms(exp_eps=["11/10"]), eps0="0.01", rounding="up")  # ln 1.1 = 0.0953...
+        [10]
+
+    References:
+        Murtagh-Vadhan proof of Theorem 1.7 (``a_i = floor(k eps_i / eta)``).
+    """
+    comp = as_composition(mechanisms)
+    rounding = parse_choice(rounding, "rounding", ("down", "up"))
+    u = _base(eps0, exp_base)
+    cache: dict = {}
+    out = []
+    for m in comp:
+        if m.w not in cache:
+            cache[m.w] = exponent(m.w, u, rounding)
+        out.append(cache[m.w])
+    return out
+
+
+def _base(eps0: object, exp_base: object) -> ExpNum:
+    if (eps0 is None) == (exp_base is None):
+        raise InvalidArgument("eps0 / exp_base", "given, exactly one of the two", None)
+    if eps0 is not None:
+        e0 = parse_rational(eps0, "eps0", expected="a rational number > 0")
+        if e0 <= 0:
+            raise InvalidArgument("eps0", "a rational number > 0", eps0)
+        return RatExp.from_eps(e0)
+    return RatExp.from_exp(check_base(exp_base))
+
+
+def exponent(w: ExpNum, u: ExpNum, rounding: str) -> int:
+    """``floor`` (or ``ceil``) of ``ln w / ln u``, decided exactly (see :func:`lattice_exponents`)."""
+    if w.is_one():
+        return 0
+    if w.flog() / u.flog() > MAX_EXPONENT:
+        raise CostTooHigh("eps", f"ln w / ln u = {w.flog() / u.flog():.3g} lattice steps for one mechanism (limit {MAX_EXPONENT:.3g}); use a coarser lattice",
+                          estimate=w.flog() / u.flog(), limit=MAX_EXPONENT, alternative="a coarser lattice")
+    lw, lu = w.log_exact(), u.log_exact()
+    if lw is not None and lu is not None:
+        x = lw / lu
+        fl = x.numerator // x.denominator
+        return fl if (rounding == "down" or fl == x) else fl + 1
+    n = int(math.floor(w.flog() / u.flog()))
+
+    def sg(nn: int) -> int:
+        s = log_sign_of_product([(w, 1), (u, -nn)])
+        if s is None:
+            raise PrecisionError(f"cannot decide floor(ln {w!r} / ln {u!r}) near {nn}")
+        return s
+
+    s = sg(n)
+    while s < 0:
+        n -= 1
+        s = sg(n)
+    while True:
+        s1 = sg(n + 1)
+        if s1 < 0:
+            break
+        n += 1
+        s = s1
+    if rounding == "up" and s != 0:
+        n += 1
+    return max(n, 0)
+
+

@@ -1,0 +1,83 @@
+"""The ``exactdp`` command: one module per subcommand, this module dispatches.
+
+Policy lives in the library, presentation here (STYLE.md item 14): a subcommand
+parses, calls the library, prints. Bad input of any kind ends with one line on
+stderr and exit status 2, never a traceback; nothing is written before
+validation. Building the parser imports nothing numeric (``exactdp --help`` is fast).
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from typing import Optional, Sequence
+
+from ..errors import ExactDPError, InvalidArgument
+from .common import OneLineParser
+
+__all__ = ["main", "build_parser", "COMMAND_MODULES"]
+
+#: Modules that add subcommands, in help order.
+COMMAND_MODULES = [
+    "exactdp.cli.optcomp",
+    "exactdp.cli.certify",
+    "exactdp.cli.approx",
+    "exactdp.cli.reduce",
+    "exactdp.cli.proofs",
+]
+
+
+def build_parser() -> OneLineParser:
+    """The argument parser of every subcommand. Guarantee: exact. Raises: nothing."""
+    from .. import __version__
+
+    p = OneLineParser(
+        prog="exactdp",
+        description="Exact and certified optimal composition of differential privacy.",
+    )
+    p.add_argument("--version", action="version", version=f"exactdp {__version__}")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=OneLineParser)
+    sub.required = True
+    for name in COMMAND_MODULES:
+        importlib.import_module(name).register(sub)
+    return p
+
+
+def _flag_of(e: InvalidArgument, args) -> InvalidArgument:
+    """The error naming the option the user typed (``digits`` -> ``--digits``) when the
+    library parameter is one of the command's options."""
+    p = e.parameter
+    base = p.split("[", 1)[0]
+    if base and hasattr(args, base) and base not in ("func", "command"):
+        flag = "-k" if base == "k" else "--" + base.replace("_", "-")
+        return e.renamed(flag + p[len(base):])
+    return e
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """Run the command; return its exit status (0 done, 1 see the subcommand, 2 bad input,
+    3 undecided, 130 interrupted). Guarantee: no traceback for any input. Raises: nothing."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except ExactDPError as e:
+        sys.stderr.write(f"exactdp: error: {e}\n")
+        return 2
+    except KeyboardInterrupt:
+        sys.stderr.write("exactdp: interrupted\n")
+        return 130
+    except BrokenPipeError:
+        # the reader went away (``exactdp ... | head -1``): not an error of ours; point
+        # stdout at /dev/null so that the interpreter's final flush stays quiet
+        import os
+
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError, AttributeError):
+            pass
+        return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,195 @@
+"""Shared pieces of the ``exactdp`` command: argument parsing and output.
+
+Every subcommand module exposes ``register(subparsers)``; the parser it adds
+calls ``set_defaults(func=run)`` where ``run(args) -> int`` prints its answer
+and returns the exit status. Errors are raised as
+:class:`~exactdp.errors.InvalidArgument` (or another ExactDPError) and turned
+into one line on stderr with exit status 2 by :func:`exactdp.cli.main`.
+
+This module and every ``register`` import nothing numeric: ``exactdp --help``
+and argument errors never load FLINT, gmpy2, mpmath or NumPy. The library is
+imported inside the ``run`` functions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Optional, Sequence
+
+from ..errors import CostTooHigh, InvalidArgument
+
+__all__ = [
+    "OneLineParser",
+    "ENGINE_CHOICES",
+    "METHOD_CHOICES",
+    "MAX_DIGITS",
+    "MAX_CLI_MECHANISMS",
+    "add_mechanism_args",
+    "mechanisms_from_args",
+    "add_engine_args",
+    "emit_json",
+    "split_list",
+    "positive_int",
+    "screen_numbers",
+    "renamed",
+    "engine_line",
+]
+
+#: The choices of ``--engine`` and ``--method`` (the library's ENGINES and METHODS;
+#: kept here so that building the parser imports nothing numeric; a test checks
+#: they are the same).
+ENGINE_CHOICES = ("auto", "exact", "certified", "float")
+METHOD_CHOICES = ("auto", "homogeneous", "lattice", "grouped", "mitm", "brute")
+
+#: Range of ``--digits`` (the library's MAX_DIGITS).
+MAX_DIGITS = 10_000
+
+#: Largest number of mechanisms the command line builds (the library's MAX_MECHANISMS;
+#: refused before anything is built).
+MAX_CLI_MECHANISMS = 10_000_000
+
+#: Longest number the command line accepts, in decimal digits (exponent included).
+MAX_NUMBER_DIGITS = 1000
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """ArgumentParser whose errors are one line and exit status 2."""
+
+    def error(self, message: str):  # type: ignore[override]
+        sys.stderr.write(f"exactdp: error: {message}\n")
+        raise SystemExit(2)
+
+
+def split_list(text: str, name: str) -> list[str]:
+    """Split a comma-separated list; empty items are refused.
+
+    Raises:
+        InvalidArgument: an empty list or an empty item.
+    """
+    items = [s.strip() for s in text.split(",")]
+    if not text.strip() or any(not s for s in items):
+        raise InvalidArgument(name, "a comma-separated list of numbers with no empty items", repr(text))
+    return items
+
+
+def positive_int(name: str, hi: Optional[int] = None):
+    """An argparse type: an integer in ``[1, hi]`` written in ASCII digits (``-k ٣`` is refused)."""
+
+    def conv(text: str) -> int:
+        rng = f"an integer in [1, {hi}]" if hi is not None else "an integer >= 1"
+        s = text.strip()
+        if not s.isascii() or not s.lstrip("+").isdigit() or len(s) > 30:
+            raise argparse.ArgumentTypeError(f"{name} must be {rng}: found {_short(text)!r}")
+        v = int(s)
+        if v < 1 or (hi is not None and v > hi):
+            raise argparse.ArgumentTypeError(f"{name} must be {rng}: found {v}")
+        return v
+
+    return conv
+
+
+def _short(text: str) -> str:
+    from ..errors import shorten
+
+    return shorten(text)
+
+
+def screen_numbers(args: argparse.Namespace, names: dict) -> None:
+    """Refuse oversized numbers in ``args`` before parsing them exactly.
+
+    ``names`` maps attribute names to option names (``{"delta_g": "--delta-g"}``);
+    list options are split on commas. Anything not shaped like a decimal or
+    ``p/q`` is left to the exact parser (which names it).
+
+    Guarantee: exact (digit counts of the text).
+
+    Raises:
+        InvalidArgument: a number with more than ``MAX_NUMBER_DIGITS`` digits.
+    """
+    from ..numbers.parse import screen_text
+
+    for attr, opt in names.items():
+        text = getattr(args, attr, None)
+        if text is None:
+            continue
+        for item in str(text).split(","):
+            screen_text(item, opt, MAX_NUMBER_DIGITS)
+
+
+#: library parameter -> option, for errors raised while building from MECHS arguments
+_MECH_OPTS = {"eps": "--eps", "exp_eps": "--exp-eps", "delta": "--delta", "k": "-k"}
+
+
+def renamed(e: InvalidArgument, table: dict) -> InvalidArgument:
+    """``e`` naming the user's flag instead of the library's parameter (``eps[2]`` -> ``--eps[2]``).
+
+    Guarantee: exact. Raises: nothing.
+    """
+    p = e.parameter
+    base = p.split("[", 1)[0]
+    if base in table:
+        return e.renamed(table[base] + p[len(base):])
+    return e
+
+
+def add_mechanism_args(p: argparse.ArgumentParser) -> None:
+    """MECHS: ``--eps E1,E2,...`` or ``--exp-eps W1,W2,...``, ``--delta``, ``-k``."""
+    g = p.add_mutually_exclusive_group(required=True)
+    g.add_argument("--eps", metavar="E1,E2,...", help="eps of each mechanism (rationals >= 0: 0.1, 1/3)")
+    g.add_argument("--exp-eps", metavar="W1,W2,...", help="e^eps of each mechanism (rationals >= 1: 11/10)")
+    p.add_argument("--delta", metavar="D1,D2,...", default="0", help="delta of each mechanism, in [0, 1) (one value broadcasts; default 0)")
+    p.add_argument("-k", type=positive_int("-k"), default=1, metavar="N", help="repeat the mechanism list N times (default 1)")
+
+
+def mechanisms_from_args(args: argparse.Namespace, limit: int = MAX_CLI_MECHANISMS,
+                         why: str = "the mechanism list alone would not fit in memory"):
+    """The composition described by the MECHS arguments, refusing a huge ``-k`` before building
+    anything and oversized numbers before parsing them.
+
+    Raises:
+        InvalidArgument: bad numbers (named by their flag).
+        CostTooHigh: more than ``limit`` mechanisms.
+    """
+    screen_numbers(args, {"eps": "--eps", "exp_eps": "--exp-eps", "delta": "--delta"})
+    items = split_list(args.eps if args.eps is not None else args.exp_eps, "--eps" if args.eps is not None else "--exp-eps")
+    n = len(items) * args.k
+    if n > limit:
+        raise CostTooHigh("-k", f"{len(items)} x {args.k} = {n:.3g} mechanisms is refused (limit {limit:.3g}): {why}",
+                          estimate=n, limit=limit, alternative=None)
+    deltas = split_list(args.delta, "--delta")
+    from ..events import mechanisms
+
+    if args.eps is not None:
+        return mechanisms(eps=items, delta=deltas, k=args.k)
+    return mechanisms(exp_eps=items, delta=deltas, k=args.k)
+
+
+def add_engine_args(p: argparse.ArgumentParser, *, method: bool = True, prec: bool = False) -> None:
+    p.add_argument("--engine", choices=ENGINE_CHOICES, default="auto", help="exact | certified | float | auto (default: exact when possible)")
+    if method:
+        p.add_argument("--method", choices=METHOD_CHOICES, default="auto", help="S(t) algorithm (default: cheapest applicable)")
+    p.add_argument("--digits", type=positive_int("--digits", MAX_DIGITS), default=30, metavar="D",
+                   help=f"significant digits of decimal output, 1..{MAX_DIGITS} (default 30)")
+    if prec:
+        p.add_argument("--prec", type=positive_int("--prec", 1 << 17), default=None, metavar="BITS",
+                       help="fixed working precision in bits, 8..131072 (float: the mpmath precision; certified: one "
+                            "evaluation at BITS, no escalation, an enclosure of whatever width it gives)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def emit_json(obj: dict) -> None:
+    sys.stdout.write(json.dumps(obj, indent=None, sort_keys=False) + "\n")
+
+
+def engine_line(r) -> str:
+    """``engine: certified, method: homogeneous, precision: 136 bits``."""
+    return f"engine: {r.engine}, method: {r.method}" + (f", precision: {r.prec} bits" if r.prec else "")
+
+
+def describe_mechs(ms: Sequence) -> str:
+    """A short description of a composition (see :meth:`exactdp.Composition.describe`)."""
+    from ..events import as_composition
+
+    return as_composition(ms).describe()

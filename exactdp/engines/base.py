@@ -1,0 +1,172 @@
+"""What the engines work on: a prepared composition and the target of the inverse.
+
+:class:`Prepared` is a composition made ready for Murtagh-Vadhan Theorem 1.5 in
+exp-space: its distinct ``w = e^eps`` with counts, ``P = prod (1 - delta_i)``,
+the chosen S(t) kernel, and ``Z = prod (1 + w_i)`` in each field (cached). It is
+built once per composition and reused by every query (the privacy profile keeps
+one).
+
+:class:`Target` is the right-hand side of the inverse: OptComp(delta_g) is the
+least ``t = e^eps_g >= 1`` with ``S(t) <= tau Z``, ``tau = 1 - (1 - s delta_g) / P``
+(``s = 1``, or an exp-space scale such as Theorem 1.7's ``e^{-eta/2}``).
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import Optional, Sequence
+
+from .._backend import arb, fmpq, workprec
+from ..errors import PrecisionError
+from ..events import Composition
+from ..numbers import ExpNum, RatExp, log_sign_of_product
+from .choose import choose_structure
+from .costs import MAX_MITM_K
+from .fields import ExactField, Field
+from .structure import Structure
+
+__all__ = ["Prepared", "Target", "merge_by_w"]
+
+
+def merge_by_w(comp: Composition) -> list[tuple[ExpNum, int]]:
+    """Distinct ``w = e^eps`` of a composition with total counts (deltas do not enter S(t)).
+    Guarantee: exact. Raises: nothing."""
+    out: dict = {}
+    for m, n in comp.groups():
+        out[m.w] = out.get(m.w, 0) + n
+    return list(out.items())
+
+
+def _log1p_exp(l: float) -> float:
+    """``log(1 + e^l)`` without overflow."""
+    return l + math.log1p(math.exp(-l)) if l > 0 else math.log1p(math.exp(l))
+
+
+class Prepared:
+    """A composition ready for the engines (see the module docstring).
+
+    Guarantee: exact (the kernel and P are exact; Z is exact or an enclosure per field).
+
+    Raises:
+        InvalidArgument / CostTooHigh: from the kernel's choice (:func:`~exactdp.engines.choose.choose_structure`).
+    """
+
+    def __init__(self, comp: Composition, method: str = "auto", *, struct: Optional[Structure] = None):
+        self.comp = comp
+        self.k = comp.k
+        self.groups = merge_by_w(comp)
+        self.P = comp.delta_product
+        if struct is None:
+            ws = [m.w for m in comp] if comp.k <= MAX_MITM_K else None
+            struct = choose_structure(ws, method, groups=self.groups)
+        self.struct = struct
+        self._Z: dict = {}
+        self.ln_W = math.fsum(n * w.flog() for w, n in self.groups)
+        self.log_Z = math.fsum(n * _log1p_exp(w.flog()) for w, n in self.groups)
+
+    @property
+    def method(self) -> str:
+        return self.struct.method
+
+    def all_exact(self) -> bool:
+        """Is every ``e^eps_i`` rational (so the exact engine applies)?"""
+        return all(w.exact() is not None for w, _ in self.groups)
+
+    def check_exact(self) -> None:
+        """Refuse the exact engine for an irrational ``e^eps_i``, before any work.
+
+        Raises:
+            NotExact: naming eps / exp_eps.
+        """
+        f = ExactField()
+        for w, _ in self.groups:
+            f.embed(w)
+
+    def Z(self, field: Field):
+        """``prod (1 + w_i)`` in ``field`` (cached per field and precision; powers per group)."""
+        key = (field.name, getattr(field, "prec", None))
+        hit = self._Z.get(key)
+        if hit is None:
+            one = field.rational(Fraction(1))
+            z = one
+            for w, n in self.groups:
+                z = z * (one + field.embed(w)) ** n
+            hit = self._Z[key] = z
+        return hit
+
+    def W_groups(self) -> Sequence[tuple[ExpNum, int]]:
+        """``W = prod w_i`` as groups ``(w, count)``."""
+        return self.groups
+
+
+class Target:
+    """``tau = 1 - (1 - s * delta_g) / P``; ``s`` is 1 or an :class:`~exactdp.numbers.ExpNum` scale.
+
+    Guarantee: exact (``exact()`` and ``sign()``), enclosure (``arb``).
+    """
+
+    def __init__(self, P: Fraction, dg: Fraction, scale: Optional[ExpNum] = None):
+        self.P = P
+        self.dg = dg
+        self.scale = scale
+        self._sq: Optional[Fraction]
+        if scale is not None and scale.exact() is not None:
+            sq = scale.exact()
+            self.scale = RatExp.from_exp(sq) if sq != 1 else None  # type: ignore[arg-type]
+            self._sq = sq
+        else:
+            self._sq = Fraction(1) if scale is None else None
+        self._sign: Optional[int] = None
+
+    def exact(self) -> Optional[Fraction]:
+        """tau as a Fraction when the scale is rational, else None."""
+        if self._sq is None:
+            return None
+        return 1 - (1 - self._sq * self.dg) / self.P
+
+    def sign(self) -> int:
+        """Exact sign of tau (the sign of ``s delta_g - (1 - P)``).
+
+        Raises:
+            PrecisionError: only for a Computable scale that sits on the threshold.
+        """
+        if self._sign is not None:
+            return self._sign
+        ex = self.exact()
+        if ex is not None:
+            s = (ex > 0) - (ex < 0)
+        elif self.dg == 0:
+            s = 0 if self.P == 1 else -1
+        elif self.P == 1:
+            s = 1
+        else:
+            s = log_sign_of_product([(self.scale, 1), (RatExp.from_exp(self.dg / (1 - self.P)), 1)])  # type: ignore[list-item]
+            if s is None:
+                raise PrecisionError("sign of the scaled delta_g target undecided")
+        self._sign = s
+        return s
+
+    def arb(self, prec: int) -> arb:
+        """tau as an Arb ball at ``prec`` bits. Guarantee: enclosure."""
+        with workprec(prec):
+            ex = self.exact()
+            if ex is not None:
+                return arb(fmpq(ex.numerator, ex.denominator))
+            sd = self.scale.arb(prec) * arb(fmpq(self.dg.numerator, self.dg.denominator))  # type: ignore[union-attr]
+            return 1 - (1 - sd) / arb(fmpq(self.P.numerator, self.P.denominator))
+
+    def log_float(self) -> float:
+        """``ln tau`` in floating point (tau > 0). Guarantee: approximate."""
+        ex = self.exact()
+        if ex is not None:
+            return math.log(ex.numerator) - math.log(ex.denominator)
+        with workprec(64):
+            return float(self.arb(64).log().mid())
+
+    def field_value(self, field: Field):
+        """tau in ``field``: exact when rational; an Arb ball otherwise (ArbField only)."""
+        ex = self.exact()
+        if ex is not None:
+            return field.rational(ex)
+        return self.arb(field.prec)  # type: ignore[attr-defined]

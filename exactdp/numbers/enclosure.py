@@ -1,0 +1,276 @@
+"""The one value type for a real number known rigorously: :class:`Enclosure` (STYLE.md item 13).
+
+An enclosure is a closed interval ``[lower, upper]`` with exact rational ends
+(``Fraction``) that contains the true value, the value itself when it is known
+exactly (``exact``), or an infinite value (``lower = upper = +inf`` or ``-inf``,
+kept as floats, the only floats an enclosure holds). Every result type and
+every command of exactdp reports its numbers as enclosures; decimal output is
+rounded outward (the lower end down, the upper end up), so a printed enclosure
+still contains the true value.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import Callable, Iterator, Optional, Union
+
+from .._backend import arb, fmpq, workprec
+from ..errors import InvalidArgument
+from .fmt import arb_bounds, fraction_str, fraction_to_decimal
+from .precision import MAXPREC, accurate, digits_to_bits, refine
+
+__all__ = ["Enclosure", "End"]
+
+#: An end of an enclosure: an exact rational, or an infinity (``math.inf``, ``-math.inf``).
+End = Union[Fraction, float]
+
+
+def _end(x: object, name: str) -> End:
+    if isinstance(x, float):
+        if math.isinf(x):
+            return x
+        return Fraction(x)
+    if isinstance(x, Fraction):
+        return x
+    if isinstance(x, int) and not isinstance(x, bool):
+        return Fraction(x)
+    from .parse import parse_rational
+
+    return parse_rational(x, name)
+
+
+class Enclosure:
+    """A rigorous enclosure ``lower <= value <= upper`` (exact ends), or an exact value.
+
+    Guarantee: enclosure (the true value lies in ``[lower, upper]``); when
+    ``exact`` is not None it *is* the value and ``lower == upper == exact``.
+    Immutable; ``lo, hi = e`` unpacks the ends.
+
+    Raises:
+        InvalidArgument: ``lower > upper``, a NaN end, or an ``exact`` outside the ends.
+
+    Examples:
+        >>> from fractions import Fraction
+        >>> e = Enclosure(Fraction(1, 3) - Fraction(1, 10**6), Fraction(1, 3) + Fraction(1, 10**6))
+        >>> e.contains(Fraction(1, 3)), e.to_dict(5)
+        (True, {'exact': None, 'lower': '0.33333', 'upper': '0.33334'})
+        >>> Enclosure.point(Fraction(2, 9)).to_dict(5)     # exact
+        {'exact': '2/9', 'lower': '0.22222', 'upper': '0.22223'}
+    """
+
+    __slots__ = ("lower", "upper", "exact")
+
+    def __init__(self, lower: object, upper: object, exact: Optional[Fraction] = None):
+        lo, hi = _end(lower, "lower"), _end(upper, "upper")
+        if lo > hi:
+            raise InvalidArgument("lower", "<= upper in an enclosure", f"[{lo}, {hi}]")
+        if exact is not None:
+            exact = Fraction(exact)
+            if not (lo <= exact <= hi):
+                raise InvalidArgument("exact", "inside [lower, upper]", exact)
+            lo = hi = exact
+        elif lo == hi and isinstance(lo, Fraction):
+            exact = lo
+        object.__setattr__(self, "lower", lo)
+        object.__setattr__(self, "upper", hi)
+        object.__setattr__(self, "exact", exact)
+
+    def __setattr__(self, name, value):
+        raise AttributeError("Enclosure is immutable")
+
+    # -- constructors ----------------------------------------------------
+    @classmethod
+    def point(cls, x: object) -> "Enclosure":
+        """The exact value ``x`` (converted exactly). Guarantee: exact. Raises: InvalidArgument."""
+        v = _end(x, "x")
+        return cls(v, v)
+
+    @classmethod
+    def infinity(cls, sign: int = 1) -> "Enclosure":
+        """``+inf`` (or ``-inf`` with ``sign=-1``). Guarantee: exact. Raises: nothing."""
+        v = math.inf if sign > 0 else -math.inf
+        return cls(v, v)
+
+    @classmethod
+    def from_arb(cls, x: arb) -> "Enclosure":
+        """The exact ends of an Arb ball. Guarantee: enclosure (exact ends of the ball).
+
+        Raises:
+            PrecisionError: the ball is not finite.
+        """
+        lo, hi = arb_bounds(x)
+        return cls(lo, hi)
+
+    @classmethod
+    def log_of(cls, fn: Callable[[int], arb], digits: int, *, start: Optional[int] = None,
+               maxprec: int = MAXPREC) -> "Enclosure":
+        """``ln`` of the positive real enclosed by ``fn(prec)`` (an Arb ball at ``prec`` bits),
+        to ``digits`` significant digits (relative), at rising precision.
+
+        Guarantee: enclosure.
+
+        Raises:
+            PrecisionError: not accurate by ``maxprec`` bits (e.g. the value is exactly 1,
+                whose log 0 has no relative accuracy: callers decide that case exactly).
+        """
+
+        def step(prec: int) -> Optional[Enclosure]:
+            with workprec(prec):
+                v = fn(prec).log()
+                if not v.is_finite():
+                    return None
+                lo, hi = arb_bounds(v)
+            return cls(lo, hi) if accurate(lo, hi, digits) else None
+
+        return refine(step, start=start or digits_to_bits(digits) + 12, maxprec=maxprec, what=f"log to {digits} digits")
+
+    @classmethod
+    def log_of_rational(cls, t: Fraction, digits: int) -> "Enclosure":
+        """``ln t`` for a rational ``t > 0`` to ``digits`` significant digits; exactly 0 for ``t = 1``.
+
+        Guarantee: enclosure (exact for ``t = 1``). Raises: InvalidArgument for ``t <= 0``.
+        """
+        t = Fraction(t)
+        if t <= 0:
+            raise InvalidArgument("t", "a positive rational", t)
+        if t == 1:
+            return cls.point(0)
+        q = fmpq(t.numerator, t.denominator)
+        return cls.log_of(lambda p: arb(q), digits)
+
+    # -- queries ---------------------------------------------------------
+    @property
+    def infinite(self) -> bool:
+        """True when the value is ``+inf`` or ``-inf``."""
+        return isinstance(self.lower, float) and self.lower == self.upper
+
+    @property
+    def is_exact(self) -> bool:
+        return self.exact is not None
+
+    @property
+    def width(self) -> End:
+        """``upper - lower`` (0 for an exact value or an infinity)."""
+        if self.infinite:
+            return Fraction(0)
+        return self.upper - self.lower
+
+    def contains(self, x: object) -> bool:
+        """Is ``x`` (converted exactly: a float as the binary number it is) in ``[lower, upper]``?
+
+        Guarantee: exact decision. Raises: InvalidArgument for a value that is not a number.
+        """
+        return self.lower <= _end(x, "x") <= self.upper
+
+    def accurate(self, digits: int, *, floor: Optional[Fraction] = None) -> bool:
+        """Relative width at most ``10^-digits / 2`` (or absolute width <= ``floor``). Guarantee: exact decision."""
+        if self.infinite or self.exact is not None:
+            return True
+        if isinstance(self.lower, float) or isinstance(self.upper, float):
+            return False
+        return accurate(self.lower, self.upper, digits, floor=floor)
+
+    def __iter__(self) -> Iterator[End]:
+        yield self.lower
+        yield self.upper
+
+    def __eq__(self, other: object) -> bool:
+        """Equal ends; a pair ``(lower, upper)`` compares as the enclosure it describes."""
+        if isinstance(other, tuple) and len(other) == 2:
+            return (self.lower, self.upper) == other
+        return isinstance(other, Enclosure) and (self.lower, self.upper) == (other.lower, other.upper)
+
+    def __hash__(self) -> int:
+        return hash((Enclosure, self.lower, self.upper))
+
+    def __str__(self) -> str:
+        if self.exact is not None:
+            return fraction_str(self.exact)
+        if self.infinite:
+            return "inf" if self.lower > 0 else "-inf"
+        lo, hi = self.decimal(17)
+        return f"[{lo}, {hi}]"
+
+    def __repr__(self) -> str:
+        if self.exact is not None:
+            return f"Enclosure.point({fraction_str(self.exact)})"
+        if self.infinite:
+            return f"Enclosure.infinity({1 if self.lower > 0 else -1})"
+        return f"Enclosure({self.decimal(17)[0]}, {self.decimal(17)[1]})"
+
+    # -- arithmetic (exact on the ends) ----------------------------------
+    def __add__(self, other: object) -> "Enclosure":
+        o = other if isinstance(other, Enclosure) else Enclosure.point(other)
+        if self.infinite or o.infinite:
+            return self if self.infinite else o
+        return Enclosure(self.lower + o.lower, self.upper + o.upper)
+
+    __radd__ = __add__
+
+    def __neg__(self) -> "Enclosure":
+        return Enclosure(-self.upper, -self.lower)
+
+    def __sub__(self, other: object) -> "Enclosure":
+        o = other if isinstance(other, Enclosure) else Enclosure.point(other)
+        return self + (-o)
+
+    def __rsub__(self, other: object) -> "Enclosure":
+        return Enclosure.point(other) - self
+
+    def clamp(self, lo: Optional[Fraction] = None, hi: Optional[Fraction] = None) -> "Enclosure":
+        """The enclosure intersected with ``[lo, hi]`` (known bounds of the true value).
+
+        Guarantee: enclosure (the true value is in both). Raises: InvalidArgument when they are disjoint.
+        """
+        a, b = self.lower, self.upper
+        if lo is not None:
+            a = max(a, lo)
+        if hi is not None:
+            b = min(b, hi)
+        if a > b:
+            raise InvalidArgument("clamp", "an interval meeting the enclosure", f"[{lo}, {hi}]")
+        return Enclosure(a, b)
+
+    # -- output ----------------------------------------------------------
+    def decimal(self, digits: int) -> tuple[str, str]:
+        """``(lower, upper)`` as decimal strings of ``digits`` significant digits, rounded
+        outward; infinities as ``"inf"`` / ``"-inf"``. Guarantee: the strings enclose the value."""
+        return _dec(self.lower, digits, "down"), _dec(self.upper, digits, "up")
+
+    def text(self, digits: int) -> str:
+        """``[lo, hi]``, or ``x (exact)`` when exact and exactly printable, or ``inf``.
+
+        Guarantee: enclosure (outward rounding). Raises: nothing.
+        """
+        if self.infinite:
+            return "inf" if self.lower > 0 else "-inf"
+        lo, hi = self.decimal(digits)
+        if self.exact is not None:
+            if lo == hi:
+                return f"{lo} (exact)"
+            s = fraction_str(self.exact)
+            return f"{s if len(s) <= 60 else s[:40] + '...'} = {lo}... (exact)"
+        return f"[{lo}, {hi}]"
+
+    def to_dict(self, digits: int = 30, *, exact_key: bool = True) -> dict:
+        """``{"exact": "p/q" | None, "lower": "...", "upper": "..."}`` (decimals rounded outward;
+        an infinity is ``"inf"`` in every field). ``exact_key=False`` leaves out ``"exact"``.
+
+        Guarantee: enclosure. Raises: nothing.
+        """
+        if self.infinite:
+            s = "inf" if self.lower > 0 else "-inf"
+            d = {"exact": s, "lower": s, "upper": s}
+        else:
+            lo, hi = self.decimal(digits)
+            d = {"exact": fraction_str(self.exact) if self.exact is not None else None, "lower": lo, "upper": hi}
+        if not exact_key:
+            del d["exact"]
+        return d
+
+
+def _dec(x: End, digits: int, rounding: str) -> str:
+    if isinstance(x, float):
+        return "inf" if x > 0 else "-inf"
+    return fraction_to_decimal(x, digits, rounding)

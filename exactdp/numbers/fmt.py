@@ -1,0 +1,109 @@
+"""Exact endpoints of Arb balls and outward-rounded decimal formatting.
+
+Guarantee: every function here is exact (endpoints) or rounds in the direction
+its name says (formatting): ``fraction_to_decimal(x, d, "down")`` is ``<= x``.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+from .._backend import arb
+from ..errors import PrecisionError
+
+__all__ = ["arb_bounds", "fraction_str", "fraction_to_decimal", "short_fraction"]
+
+
+def arb_bounds(x: arb) -> tuple[Fraction, Fraction]:
+    """Exact rational endpoints ``(lo, hi)`` of a ball. Guarantee: exact.
+
+    Raises:
+        PrecisionError: the ball is not finite.
+    """
+    if not x.is_finite():
+        raise PrecisionError("enclosure is not finite (increase precision)")
+
+    def frac(b: arb) -> Fraction:
+        m, e = b.man_exp()
+        m, e = int(m), int(e)
+        return Fraction(m * (1 << e)) if e >= 0 else Fraction(m, 1 << -e)
+
+    # mid and rad are exact binary numbers: the endpoints are computed exactly,
+    # independent of the context precision (no outward rounding of lower()/upper()).
+    mid = frac(x.mid())
+    rad = frac(x.rad())
+    return mid - rad, mid + rad
+
+
+def fraction_str(x: Fraction) -> str:
+    """``"p/q"`` or ``"p"`` for an exact rational. Guarantee: exact. Raises: nothing."""
+    from gmpy2 import mpz  # str(mpz) has no digit limit (str(int) stops at 4300 digits)
+
+    p, q = str(mpz(x.numerator)), str(mpz(x.denominator))
+    return p if q == "1" else f"{p}/{q}"
+
+
+def fraction_to_decimal(x: Fraction, digits: int, rounding: str) -> str:
+    """Decimal string of ``x`` with ``digits`` significant digits.
+
+    Guarantee: ``rounding="down"`` gives a string whose value is ``<= x``,
+    ``"up"`` one whose value is ``>= x`` (both exact to the last digit); an exact
+    decimal is printed exactly when it fits.
+
+    Raises:
+        ValueError: ``rounding`` is neither ``"down"`` nor ``"up"``.
+    """
+    if rounding not in ("down", "up"):
+        raise ValueError("rounding must be 'down' or 'up'")
+    if x == 0:
+        return "0"
+    neg = x < 0
+    a = -x if neg else x
+    # e = floor(log10(a)), exactly: an estimate from bit lengths (no str() of huge
+    # integers, which Python limits to 4300 digits), corrected by exact comparisons
+    e = math.floor((a.numerator.bit_length() - a.denominator.bit_length()) * 0.30102999566398120)
+    while Fraction(10) ** e > a:
+        e -= 1
+    while Fraction(10) ** (e + 1) <= a:
+        e += 1
+    shift = digits - 1 - e
+    scaled = a * Fraction(10) ** shift
+    down = (rounding == "down") != neg  # magnitude rounding direction
+    m = scaled.numerator // scaled.denominator
+    inexact = m * scaled.denominator != scaled.numerator
+    if not down and inexact:
+        m += 1
+        if m == 10 ** digits:  # the carry added a digit: 99.. + 1 = 10^digits, exactly
+            m //= 10
+            shift -= 1
+    # value = m * 10^-shift; an exact value drops its trailing zeros, a rounded
+    # one keeps all `digits` significant digits
+    s = str(m)
+    stripped = s.rstrip("0") if not inexact else s
+    zeros = len(s) - len(stripped)
+    if not stripped:
+        return "0"
+    mant, exp10 = stripped, zeros - shift
+    # render as plain decimal when the exponent is moderate, else scientific
+    ndig = len(mant)
+    point = ndig + exp10  # position of decimal point from the left of mant
+    if -6 <= point <= 40:
+        if exp10 >= 0:
+            out = mant + "0" * exp10
+        elif point > 0:
+            out = mant[:point] + "." + mant[point:]
+        else:
+            out = "0." + "0" * (-point) + mant
+    else:
+        out = mant[0] + ("." + mant[1:] if ndig > 1 else "") + f"e{point - 1:+d}"
+    return ("-" + out) if neg else out
+
+
+def short_fraction(x: Fraction, limit: int = 120) -> str:
+    """``p/q`` (or ``p``), elided in the middle when longer than ``limit`` characters.
+
+    Guarantee: exact when not elided (the elision says how long the whole is). Raises: nothing.
+    """
+    s = fraction_str(x)
+    return s if len(s) <= limit else s[: limit * 5 // 12] + f"...({len(s)} chars)"
