@@ -2,7 +2,7 @@
 
 Expected values come from first principles in this file (subset enumeration
 for Lemma 5.1, the exact OptComp of rational ``e^eps`` by walking the
-breakpoints of S(t), Taylor brackets of ``e^x`` from ``_optcomp_reference``)
+breakpoints of S(t), Taylor brackets of ``e^x`` from ``exactdp_proofs._reference``)
 or from a second algorithm of the core (``optcomp(method="brute")``), never
 from the code under test.
 
@@ -26,7 +26,6 @@ from fractions import Fraction
 from itertools import combinations
 
 import pytest
-from _optcomp_reference import exp_bracket, subset_formula_delta
 from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
@@ -45,6 +44,7 @@ from exactdp.approx import (
 from exactdp.cli import main
 from exactdp.errors import CostTooHigh, InvalidArgument
 from exactdp.numbers import arb_bounds
+from exactdp_proofs._reference import exp_bracket, subset_formula_delta
 
 F = Fraction
 SLOW_FULL = os.environ.get("EXACTDP_SLOW", "") == "full"
@@ -121,7 +121,7 @@ def log_bounds(t: Fraction):
 
 
 def exp_neg_half(x: Fraction):
-    """Rational bracket of e^{-x/2} (Taylor, _optcomp_reference)."""
+    """Rational bracket of e^{-x/2} (Taylor, exactdp_proofs._reference)."""
     return exp_bracket(-x / 2, 200)
 
 

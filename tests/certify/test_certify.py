@@ -2,7 +2,7 @@
 
 The truth of a claim "(E, D)-DP" is computed here from first principles:
 for rational ``e^eps`` the exact ``delta_g(E)`` of Theorem 1.5 by summing over
-all subsets (``_optcomp_reference.subset_formula_delta``); for rational eps by
+all subsets (``exactdp_proofs._reference.subset_formula_delta``); for rational eps by
 the core's brute-force kernel at 60 digits (a second algorithm).
 """
 
@@ -12,7 +12,6 @@ import json
 from fractions import Fraction
 
 import pytest
-from _optcomp_reference import subset_formula_delta
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -20,6 +19,7 @@ from exactdp import Mechanism, composed_delta, mechanisms
 from exactdp.certify import Undecided, certify
 from exactdp.cli import main
 from exactdp.errors import InvalidArgument
+from exactdp_proofs._reference import subset_formula_delta
 
 F = Fraction
 

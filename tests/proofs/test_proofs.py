@@ -33,7 +33,7 @@ from exactdp_proofs._papers import PAPERS
 from exactdp_proofs._report import coverage, paper_text_path
 from exactdp_proofs.murtagh_vadhan import NUMBERED
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PAPER = "murtagh_vadhan"
 KEYS = ["paper", "id", "statement", "status", "checks", "evidence", "correction"]
 

@@ -1,7 +1,9 @@
-"""Independent reference implementations for the OptComp property tests.
+"""Independent reference implementations, shared by the tests and the proof checks.
 
 Nothing here imports ``exactdp``: every value is computed from first
-principles so that the tests compare two unrelated computations.
+principles so that the tests (``tests/``) and the proof checks (``proofs/``)
+compare the library with an unrelated computation. New shared references
+(trade-off curves, Renyi divergences, Gaussian quantities, ...) belong here too.
 
 * :func:`hockey_stick_delta` is Murtagh-Vadhan Theorem 1.5 read literally:
   the composed privacy loss of ``k`` copies of the randomized response of

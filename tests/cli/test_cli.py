@@ -38,7 +38,7 @@ import exactdp.numbers
 import exactdp.numbers.expnum
 from exactdp.cli import main
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def run(argv, capsys):

@@ -1,6 +1,6 @@
 """Property-based cross-checks of the OptComp core against independent references.
 
-Every expected value is computed here from first principles (``_optcomp_reference``:
+Every expected value is computed here from first principles (``exactdp_proofs._reference``:
 hockey-stick divergence of the randomized responses over ``{0,1,2,3}^k``,
 Kairouz-Oh-Viswanath Theorem 3.3, Taylor brackets of ``e^x``, prime
 factorisations), never taken from the code under test.
@@ -23,7 +23,15 @@ from fractions import Fraction
 
 import mpmath
 import pytest
-from _optcomp_reference import (
+from hypothesis import assume, example, given
+from hypothesis import strategies as st
+
+from exactdp import Mechanism, composed_delta, optcomp
+from exactdp._backend import arb, workprec
+from exactdp.engines import Lattice, detect_lattice
+from exactdp.errors import InvalidArgument
+from exactdp.numbers import arb_bounds, fraction_to_decimal
+from exactdp_proofs._reference import (
     breakpoints,
     commensurable,
     exp_bracket,
@@ -33,14 +41,6 @@ from _optcomp_reference import (
     kov_delta_g,
     subset_formula_delta,
 )
-from hypothesis import assume, example, given
-from hypothesis import strategies as st
-
-from exactdp import Mechanism, composed_delta, optcomp
-from exactdp._backend import arb, workprec
-from exactdp.engines import Lattice, detect_lattice
-from exactdp.errors import InvalidArgument
-from exactdp.numbers import arb_bounds, fraction_to_decimal
 
 F = Fraction
 

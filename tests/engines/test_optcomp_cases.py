@@ -7,7 +7,7 @@
    the parameter, NotExact, CostTooHigh.
 
 Expected values are derived by hand in the comments or computed by the
-independent references of ``_optcomp_reference``.
+independent references of ``exactdp_proofs._reference``.
 """
 
 from __future__ import annotations
@@ -18,7 +18,6 @@ from fractions import Fraction
 
 import mpmath
 import pytest
-from _optcomp_reference import exp_bracket, exp_outer, hockey_stick_delta, kov_delta_g, mpf_to_fraction
 from hypothesis import example, given
 from hypothesis import strategies as st
 
@@ -34,6 +33,7 @@ from exactdp import (
 from exactdp._backend import arb
 from exactdp.engines import detect_lattice
 from exactdp.numbers import Computable, RatExp, Root, log_sign_of_product
+from exactdp_proofs._reference import exp_bracket, exp_outer, hockey_stick_delta, kov_delta_g, mpf_to_fraction
 
 F = Fraction
 
@@ -596,7 +596,7 @@ def test_exhaustive_grid_delta_and_optcomp():
     with EXACTDP_SLOW=full), three delta patterns, every kink t = W_S^2/W and the
     midpoints between kinks: every method equals the hockey-stick reference, and
     OptComp at delta_g(t) returns the least such t exactly."""
-    from _optcomp_reference import breakpoints
+    from exactdp_proofs._reference import breakpoints
 
     for ws, deltas in _grid():
         ms = [Mechanism(exp_eps=w, delta=d) for w, d in zip(ws, deltas)]

@@ -28,7 +28,7 @@ import pytest
 import exactdp
 from exactdp.cli import main
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
 MAKEFILE = ROOT / "Makefile"
 
