@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench clean
+.PHONY: demo test lint bench proofs-report clean
 
 $(STAMP): pyproject.toml setup.py
 	$(PY) -m venv $(VENV)
@@ -27,6 +27,9 @@ test: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
+
+proofs-report: $(STAMP)
+	$(BIN)/exactdp proofs --report docs/proofs-report.md
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run_all.py

@@ -224,8 +224,10 @@ class PrivacyProfile:
 
             pts = refine(step, start=digits_to_bits(self.digits) + 32, maxprec=MAXPREC, what="trade-off curve")
         one, zero = Enclosure.point(1), Enclosure.point(0)
-        # the last class leaves beta = 0 exactly; the atom only the first distribution has ends at (1, 0)
-        pts[-1] = (pts[-1][0], zero)
+        # exactly known: after the atom only the second distribution has, (0, P); after every
+        # class of the pure part, (P, 0); then the atom only the first distribution has ends at (1, 0)
+        pts[0] = (zero, Enclosure.point(P))
+        pts[-1] = (Enclosure.point(P), zero)
         pts.append((one, zero))
         first = (zero, one)
         return _simplify([first] + pts)

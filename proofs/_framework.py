@@ -265,10 +265,12 @@ class Proof:
 _REGISTRY: dict[str, list[tuple[str, str, Callable[[Proof], None]]]] = {}
 
 
-def statement(id: str, text: str) -> Callable[[Callable[[Proof], None]], Callable[[Proof], None]]:
+def statement(id: str, text: str, *, library: tuple = ()) -> Callable[[Callable[[Proof], None]], Callable[[Proof], None]]:
     """Register ``fn(p: Proof)`` as the check of entry ``id`` (statement ``text``).
 
     The paper is the subpackage of the calling module (``proofs.<paper>.x``).
+    ``library`` names (dotted, e.g. ``"exactdp.optcomp"``) the exactdp functions the
+    entry cross-checks; a test fails when one of them does not exist.
     """
 
     def deco(fn: Callable[[Proof], None]) -> Callable[[Proof], None]:
@@ -276,6 +278,7 @@ def statement(id: str, text: str) -> Callable[[Callable[[Proof], None]], Callabl
         paper = parts[1] if len(parts) > 2 and parts[0] in ("proofs", "exactdp_proofs") else parts[0]
         _REGISTRY.setdefault(paper, []).append((id, text, fn))
         fn.entry_id = id  # type: ignore[attr-defined]
+        fn.library = tuple(library)  # type: ignore[attr-defined]
         return fn
 
     return deco

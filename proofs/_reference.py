@@ -231,3 +231,55 @@ def subset_formula_delta(ws, deltas, t):
         P = P * (1 - dl)
         Z = Z * (1 + w)
     return 1 - P * (1 - S / Z)
+
+
+# --------------------------------------------------------------------------
+# trade-off functions (f-DP) of finite pairs, by the Neyman-Pearson lemma
+
+
+def product_laws(ws, deltas):
+    """The k-fold product of Definition 3.1's randomized responses, as two dicts
+    outcome -> probability over ``{0,1,2,3}^k`` (zero-probability outcomes dropped)."""
+    laws = [rr_distribution(w, d) for w, d in zip(ws, deltas)]
+    P0, P1 = {}, {}
+    for x in product(range(4), repeat=len(laws)):
+        p0 = p1 = Fraction(1)
+        for i, xi in enumerate(x):
+            p0 *= laws[i][0][xi]
+            p1 *= laws[i][1][xi]
+        if p0 or p1:
+            P0[x], P1[x] = p0, p1
+    return P0, P1
+
+
+def tradeoff_vertices(P0, P1):
+    """Vertices ``(alpha, beta)`` of the trade-off function T(P0, P1) (alpha = P0-mass of the
+    rejection region, beta = P1-mass of the acceptance region), from (0, 1) to (1, 0):
+    outcomes rejected in decreasing order of P1(x)/P0(x) (Neyman-Pearson), equal ratios
+    together, collinear points removed. Exact for Fraction inputs."""
+    atoms = {}
+    for x in set(P0) | set(P1):
+        p0, p1 = P0.get(x, Fraction(0)), P1.get(x, Fraction(0))
+        key = (1, Fraction(0)) if p0 == 0 else (0, -Fraction(p1) / p0)  # infinite ratio first
+        a = atoms.setdefault(key, [Fraction(0), Fraction(0)])
+        a[0] += p0
+        a[1] += p1
+    pts = [(Fraction(0), Fraction(1))]
+    alpha, beta = Fraction(0), Fraction(1)
+    for key in sorted(atoms, key=lambda kk: (-kk[0], kk[1])):
+        alpha += atoms[key][0]
+        beta -= atoms[key][1]
+        pts.append((alpha, beta))
+    out = []
+    for p in pts:
+        if out and out[-1] == p:
+            continue
+        if len(out) >= 2:
+            (x0, y0), (x1, y1) = out[-2], out[-1]
+            if (x1 - x0) * (p[1] - y0) == (p[0] - x0) * (y1 - y0):
+                out[-1] = p
+                continue
+        out.append(p)
+    if out[-1] != (Fraction(1), Fraction(0)):
+        out.append((Fraction(1), Fraction(0)))
+    return out

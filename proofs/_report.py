@@ -99,8 +99,15 @@ def _md(s: str) -> str:
     return s.replace("|", "\\|").replace("\n", " ")
 
 
-def render_markdown(results: Sequence[Check], papers: Sequence[str], full: bool) -> str:
-    """The report written to ``docs/proofs-report.md``."""
+def _impl(c: Check, implemented_by: Optional[dict]) -> str:
+    fns = (implemented_by or {}).get((c.paper, c.id), [])
+    return ", ".join(f"`{f}`" for f in fns)
+
+
+def render_markdown(results: Sequence[Check], papers: Sequence[str], full: bool,
+                    implemented_by: Optional[dict] = None) -> str:
+    """The report written to ``docs/proofs-report.md``; ``implemented_by`` maps
+    ``(paper, id)`` to the exactdp functions that implement the statement."""
     from ._papers import PAPERS
 
     out = [
@@ -120,9 +127,9 @@ def render_markdown(results: Sequence[Check], papers: Sequence[str], full: bool)
         rs = [c for c in results if c.paper == paper]
         cov = coverage(paper, rs)
         out += [f"## {PAPERS[paper][0]}", "", _coverage_line(cov), ""]
-        out += ["| Statement | Status | Checked |", "|---|---|---|"]
+        out += ["| Statement | Status | Checked | Implemented by |", "|---|---|---|---|"]
         for c in rs:
-            out.append(f"| {_md(c.id)} | {_status_cell(c)} | {_md(c.statement)} |")
+            out.append(f"| {_md(c.id)} | {_status_cell(c)} | {_md(c.statement)} | {_impl(c, implemented_by)} |")
         out.append("")
         errs = [c for c in rs if c.status == "refuted"]
         if errs:
@@ -149,10 +156,11 @@ def render_markdown(results: Sequence[Check], papers: Sequence[str], full: bool)
     return "\n".join(out).rstrip() + "\n"
 
 
-def render_table(results: Sequence[Check], show_time: bool = True) -> str:
-    """Plain-text table for the terminal."""
+def render_table(results: Sequence[Check], show_time: bool = True, implemented_by: Optional[dict] = None) -> str:
+    """Plain-text table for the terminal (with the implementing functions when given)."""
     w = max([len(c.id) for c in results] + [9])
-    lines = [f"{'Statement'.ljust(w)}  {'Status'.ljust(26)}  {'time':>6}"]
+    lines = [f"{'Statement'.ljust(w)}  {'Status'.ljust(26)}  {'time':>6}  implemented by"]
     for c in results:
-        lines.append(f"{c.id.ljust(w)}  {_status_cell(c).ljust(26)}  {c.seconds:6.2f}s")
+        fns = ", ".join((implemented_by or {}).get((c.paper, c.id), []))
+        lines.append(f"{c.id.ljust(w)}  {_status_cell(c).ljust(26)}  {c.seconds:6.2f}s  {fns}".rstrip())
     return "\n".join(lines)

@@ -2,16 +2,18 @@
 
 Usage: ``exactdp proofs [--paper NAME] [--full] [--json] [--id TEXT] [--report PATH]``.
 The default run (what CI runs) is bounded (well under a minute); ``--full``
-checks more instances. Prints a table (or, with ``--json``,
-``{"results": [{"paper", "id", "statement", "status", "checks", "evidence",
-"correction"}, ...]}``) and writes the markdown report to ``docs/proofs-report.md``
-(or ``--report PATH``; ``--report -`` writes nothing). Exit status 0 when every
+checks more instances. Prints a table with, per statement, the exactdp functions
+that implement it (or, with ``--json``, ``{"results": [{"paper", "id", "statement",
+"status", "checks", "evidence", "correction", "implemented_by"}, ...]}``); with
+``--report PATH`` also the markdown report (the committed ``docs/proofs-report.md``
+is written by ``make proofs-report``). Exit status 0 when every
 entry is conclusive (a refutation counts only with a correction whose own check
 passes), 1 otherwise, 2 on bad arguments.
 """
 
 from __future__ import annotations
 
+import os
 import time
 from pathlib import Path
 
@@ -24,8 +26,8 @@ def register(sub) -> None:
     p = sub.add_parser(
         "proofs",
         help="check every numbered statement of the papers (proofs/), report errata",
-        description="Run the executable checks in proofs/ (one per numbered statement and key proof steps) and "
-                    "write docs/proofs-report.md.",
+        description="Run the executable checks in proofs/ (one per numbered statement and key proof steps); "
+                    "--report PATH also writes the markdown report.",
     )
     p.add_argument("--paper", metavar="NAME", default=None, help="only this paper (e.g. murtagh_vadhan); default: all")
     p.add_argument("--full", action="store_true", help="check more instances (slower)")
@@ -33,7 +35,8 @@ def register(sub) -> None:
     p.add_argument("--id", metavar="TEXT", default=None, help="only entries whose id contains TEXT (no report written "
                    "unless --report is given)")
     p.add_argument("--report", metavar="PATH", default=None,
-                   help=f"markdown report path (default {DEFAULT_REPORT} when a docs/ directory exists here; '-' for none)")
+                   help=f"also write the markdown report to PATH (the committed one is {DEFAULT_REPORT}: "
+                        "`make proofs-report`); default: no report")
     p.set_defaults(func=run)
 
 
@@ -56,6 +59,17 @@ def run(args) -> int:
     from .common import emit_json
 
     papers = _papers(args.paper)
+    report = args.report
+    if report and report != "-":
+        # refuse an unwritable report path before the checks run, not after
+        parent = Path(report).resolve().parent
+        if not parent.is_dir() or not os.access(parent, os.W_OK):
+            raise InvalidArgument("--report", "a path in an existing, writable directory (or '-')", report)
+    from exactdp.links import links, parse_link
+
+    implemented: dict = {}
+    for stmt, fns in links().items():
+        implemented.setdefault(parse_link(stmt), []).extend(fns)
     t0 = time.perf_counter()
     results = []
     for paper in papers:
@@ -65,16 +79,15 @@ def run(args) -> int:
         # a typo in --id must not pass as "0 entries, all conclusive"
         raise InvalidArgument("--id", "a text contained in at least one entry id (e.g. 'Theorem 1.5')", repr(args.id))
 
-    report = args.report
-    if report is None and args.id is None and Path("docs").is_dir():
-        report = DEFAULT_REPORT
     if report and report != "-":
-        Path(report).write_text(render_markdown(results, papers, args.full), encoding="utf-8")
+        tmp = Path(report).with_name(Path(report).name + ".tmp")
+        tmp.write_text(render_markdown(results, papers, args.full, implemented), encoding="utf-8")
+        os.replace(tmp, report)  # atomic: never a half-written report
 
     if args.json:
-        emit_json({"results": [c.to_dict() for c in results]})
+        emit_json({"results": [{**c.to_dict(), "implemented_by": implemented.get((c.paper, c.id), [])} for c in results]})
     else:
-        print(render_table(results))
+        print(render_table(results, implemented_by=implemented))
         for paper in papers:
             cov = coverage(paper, [c for c in results if c.paper == paper])
             st = ", ".join(f"{v} {k}" for k, v in cov["by_status"].items())

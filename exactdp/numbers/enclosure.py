@@ -176,13 +176,16 @@ class Enclosure:
         yield self.upper
 
     def __eq__(self, other: object) -> bool:
-        """Equal ends; a pair ``(lower, upper)`` compares as the enclosure it describes."""
+        """Equal ends; a pair ``(lower, upper)`` compares as the enclosure it describes, and an
+        exact rational (int or Fraction) equals the exact enclosure of that value."""
+        if isinstance(other, (int, Fraction)) and not isinstance(other, bool):
+            return self.exact is not None and self.exact == other
         if isinstance(other, tuple) and len(other) == 2:
             return (self.lower, self.upper) == other
         return isinstance(other, Enclosure) and (self.lower, self.upper) == (other.lower, other.upper)
 
     def __hash__(self) -> int:
-        return hash((Enclosure, self.lower, self.upper))
+        return hash(self.exact) if self.exact is not None else hash((Enclosure, self.lower, self.upper))
 
     def __str__(self) -> str:
         if self.exact is not None:

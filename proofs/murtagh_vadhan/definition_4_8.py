@@ -16,6 +16,7 @@ from .theorem_1_6 import cross_check_certified, rr_hockey_ball
     "Definition 4.8",
     "#SUM-PARTITION: given D, w_1..w_k (D-th roots of positive integers in [1, e]) and a real r > 1, find "
     "sum_{P subset [k]} max(prod_P w_i - r prod_notP w_i, 0).",
+    library=('exactdp.composed_delta',),
 )
 def definition(p: Proof) -> None:
     from exactdp import Mechanism, composed_delta

@@ -42,6 +42,7 @@ def _instances(p: Proof, count: int):
     "Lemma 5.2",
     "If eps_i = a_i eps_0 (a_i non-negative integers, eps_0 > 0), whether OptComp((eps_i,delta_i), delta_g) <= eps* can "
     "be decided in time O((k/eps_0) sum eps_i).",
+    library=('exactdp.optcomp',),
 )
 def lemma(p: Proof) -> None:
     from exactdp import Mechanism, optcomp

@@ -50,6 +50,7 @@ def _eps_g_ball(eps: F, k: int, dprime: F):
     "Theorem 1.3",
     "For eps > 0, delta, delta' > 0 and (eps,delta)-DP M_1..M_k, the composition is (eps_g, k delta + delta')-DP with "
     "eps_g = sqrt(2k ln(1/delta')) eps + k eps (e^eps - 1).",
+    library=('exactdp.composed_delta', 'exactdp.optcomp'),
 )
 def theorem(p: Proof) -> None:
     from exactdp import Computable, Mechanism, composed_delta, optcomp

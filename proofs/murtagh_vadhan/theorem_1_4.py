@@ -74,6 +74,7 @@ def _cases(p: Proof):
     "Theorem 1.4",
     "OptComp((eps,delta) x k, delta_g) = (k-2i) eps, i the largest in {0..floor(k/2)} with "
     "sum_{l<i} C(k,l)(e^{(k-l)eps} - e^{(k-2i+l)eps})/(1+e^eps)^k <= 1 - (1-delta_g)/(1-delta)^k.",
+    library=('exactdp.optcomp',),
 )
 def theorem(p: Proof) -> None:
     # minimal counterexample: k = 1 (the printed i is always 0, so the printed OptComp is always eps)

@@ -60,6 +60,7 @@ def _engine_t(ws, ds, dg):
     "Theorem 1.5",
     "OptComp((eps_1,delta_1),...,(eps_k,delta_k), delta_g) equals the least eps_g such that "
     "(1/prod(1+e^eps_i)) sum_S max(e^{sum_S eps_i} - e^eps_g e^{sum_notS eps_i}, 0) <= 1 - (1-delta_g)/prod(1-delta_i).",
+    library=('exactdp.composed_delta', 'exactdp.optcomp'),
 )
 def theorem(p: Proof) -> None:
     n_delta = n_inv = n_sets = 0

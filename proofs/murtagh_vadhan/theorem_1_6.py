@@ -116,6 +116,7 @@ def chain_count(zs, c: F = F(4), oracle=rr_oracle):
     "Theorem 1.6",
     "Computing OptComp is #P-complete, even on instances with delta_1 = ... = delta_k = 0 and sum eps_i <= eps for any "
     "constant eps > 0.",
+    library=('exactdp.composed_delta',),
 )
 def theorem(p: Proof) -> None:
     cases = [[2, 2], [2, 3, 6], [1, 2, 2], [4, 2, 2], [2, 3], [1, 1], [3, 3, 1], [2, 3, 6, 1]]

@@ -35,7 +35,7 @@ from exactdp_proofs.murtagh_vadhan import NUMBERED
 
 ROOT = Path(__file__).resolve().parents[2]
 PAPER = "murtagh_vadhan"
-KEYS = ["paper", "id", "statement", "status", "checks", "evidence", "correction"]
+KEYS = ["paper", "id", "statement", "status", "checks", "evidence", "correction", "implemented_by"]
 
 
 def _cli(argv):

@@ -1,0 +1,213 @@
+"""The architecture, kept honest (issue 8; ``docs/architecture.md``).
+
+* Imports go downward only: every import statement of the package (function-level
+  ones included) is checked against :data:`exactdp.layers.LAYERS`.
+* The library never imports the proof checks (``exactdp_proofs``), except the
+  ``exactdp proofs`` command; nothing installs or imports a package named ``proofs``.
+* ``exactdp --help`` and argument errors load no numeric module (FLINT, gmpy2, mpmath,
+  NumPy, SymPy).
+* The command line's literal choices and limits equal the library's.
+* ``exactdp.__all__`` resolves and covers every name the README and docs import.
+* Proof links: every statement a library function names (``@implements``) has a
+  settled check in ``proofs/``; every library function a check names exists.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import exactdp
+from exactdp.layers import LAYERS, layer_of
+
+ROOT = Path(__file__).resolve().parents[2]
+PKG = ROOT / "exactdp"
+
+NUMERIC = ("flint", "gmpy2", "mpmath", "numpy", "sympy")
+
+
+def _module_name(path: Path) -> str:
+    rel = path.relative_to(ROOT).with_suffix("")
+    parts = list(rel.parts)
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    return ".".join(parts)
+
+
+def _imports(path: Path) -> list[tuple[int, str]]:
+    """(line, absolute module) of every import in the file, relative ones resolved."""
+    mod = _module_name(path)
+    pkg = mod if path.name == "__init__.py" else mod.rsplit(".", 1)[0]
+    out = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            out += [(node.lineno, a.name) for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = pkg.split(".")
+                base = base[: len(base) - node.level + 1]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            out.append((node.lineno, target))
+            # "from . import x" / "from .pkg import sub": the names may be modules
+            for a in node.names:
+                cand = f"{target}.{a.name}"
+                if importlib.util.find_spec(cand.split(".")[0]) and _is_module(cand):
+                    out.append((node.lineno, cand))
+    return out
+
+
+def _is_module(name: str) -> bool:
+    try:
+        return importlib.util.find_spec(name) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+FILES = sorted(PKG.rglob("*.py"))
+
+
+@pytest.mark.parametrize("path", FILES, ids=[str(p.relative_to(ROOT)) for p in FILES])
+def test_imports_go_downward(path):
+    src = _module_name(path)
+    if src == "exactdp":
+        return  # the lazy facade names everything (as strings)
+    mine = layer_of(src)
+    bad = []
+    for line, target in _imports(path):
+        top = target.split(".")[0]
+        if top in ("proofs",):
+            bad.append(f"line {line}: imports {target} (install name is exactdp_proofs)")
+        if top == "exactdp_proofs" and not src.startswith("exactdp.cli"):
+            bad.append(f"line {line}: the library imports the proof checks ({target})")
+        if top != "exactdp" or target == "exactdp":
+            continue
+        theirs = layer_of(target)
+        if theirs > mine:
+            bad.append(f"line {line}: {src} ({LAYERS[mine][0]}) imports {target} ({LAYERS[theirs][0]})")
+    assert not bad, "\n".join(bad)
+
+
+def test_every_module_has_a_layer():
+    for p in FILES:
+        layer_of(_module_name(p))  # KeyError names a module missing from the table
+
+
+def test_no_package_named_proofs_is_installed_or_imported():
+    code = ("import sys, exactdp, exactdp_proofs, exactdp.cli; import importlib.util as u; "
+            "print(exactdp_proofs.__name__, 'proofs' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd="/", check=True).stdout
+    assert out.split() == ["exactdp_proofs", "False"]
+    # from outside the repository, no 'proofs' package is importable at all
+    r = subprocess.run([sys.executable, "-c", "import proofs"], capture_output=True, text=True, cwd="/")
+    assert r.returncode != 0 and "ModuleNotFoundError" in r.stderr
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["delta", "--help"], ["delta", "--eps", "-1", "--eps-g", "0", "-k", "x"],
+                                  ["certify", "--help"], ["nosuchcommand"]])
+def test_help_and_argument_errors_load_no_numeric_module(argv):
+    code = (
+        "import sys\n"
+        "from exactdp.cli import main\n"
+        "try:\n    main(%r)\nexcept SystemExit:\n    pass\n"
+        "print(sorted({m.split('.')[0] for m in sys.modules} & set(%r)))\n" % (argv, NUMERIC)
+    )
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd="/")
+    assert r.stdout.strip().splitlines()[-1] == "[]", r.stdout + r.stderr
+
+
+def test_cli_literals_equal_the_library():
+    from exactdp.approx import FORMS
+    from exactdp.cli import approx as cli_approx
+    from exactdp.cli import common, reduce
+    from exactdp.engines import ENGINES, METHODS
+    from exactdp.engines.api import MAX_DIGITS
+    from exactdp.events import MAX_MECHANISMS
+    from exactdp.numbers import MAX_NUMBER_DIGITS, MAXPREC
+    from exactdp.reductions.chain import MAX_PRODUCT_BITS
+    from exactdp.reductions.problems import BRUTE_FORCE_MAX_K
+    from exactdp.reductions.steps import DEFAULT_MAX_PREC
+
+    assert common.ENGINE_CHOICES == ENGINES and common.METHOD_CHOICES == METHODS
+    assert common.MAX_DIGITS == MAX_DIGITS and common.MAX_CLI_MECHANISMS == MAX_MECHANISMS
+    assert common.MAX_NUMBER_DIGITS == MAX_NUMBER_DIGITS
+    assert cli_approx.FORMS == FORMS
+    assert (reduce.BRUTE_FORCE_MAX_K, reduce.DEFAULT_MAX_PREC, reduce.MAX_PRODUCT_BITS, reduce.MAXPREC) == (
+        BRUTE_FORCE_MAX_K, DEFAULT_MAX_PREC, MAX_PRODUCT_BITS, MAXPREC)
+
+
+def test_public_api_resolves_and_covers_the_docs():
+    for name in exactdp.__all__:
+        assert getattr(exactdp, name) is not None, name
+    used = set()
+    for doc in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
+        for m in re.finditer(r"from exactdp import ([^\n]+)", doc.read_text(encoding="utf-8")):
+            used |= {n.strip(" ()") for n in m.group(1).split(",") if n.strip(" ()")}
+    missing = sorted(n for n in used if n not in exactdp.__all__)
+    assert not missing, f"imported from exactdp in the docs but not in exactdp.__all__: {missing}"
+
+
+# --------------------------------------------------------------------------
+# proof links
+
+
+def _entries():
+    from exactdp_proofs._framework import entries
+    from exactdp_proofs._papers import PAPERS
+
+    out = {}
+    for paper in PAPERS:
+        for id, text, fn in entries(paper):
+            out[(paper, id)] = (text, fn)
+    return out
+
+
+def test_every_linked_statement_has_a_settled_check():
+    from exactdp.links import links, parse_link
+    from exactdp_proofs._framework import run_entry
+
+    ents = _entries()
+    linked = links()
+    assert linked, "no library function names a statement"
+    problems = []
+    for stmt, fns in linked.items():
+        paper, sid = parse_link(stmt)
+        if (paper, sid) not in ents:
+            problems.append(f"{stmt} (implemented by {fns}) has no check in proofs/{paper}/")
+            continue
+        text, fn = ents[(paper, sid)]
+        c = run_entry(paper, sid, text, fn, full=False)
+        if not c.settled:
+            problems.append(f"{stmt}: its check is {c.status} (not settled)")
+    assert not problems, "\n".join(problems)
+
+
+def test_every_function_a_check_names_exists():
+    bad = []
+    for (paper, id), (_, fn) in _entries().items():
+        for name in getattr(fn, "library", ()):
+            mod, _, attr = name.rpartition(".")
+            try:
+                obj = getattr(importlib.import_module(mod), attr)
+            except (ImportError, AttributeError):
+                bad.append(f"{paper} {id}: names {name}, which does not exist")
+                continue
+            assert callable(obj), name
+    assert not bad, "\n".join(bad)
+
+
+def test_a_link_to_a_missing_statement_is_caught():
+    from exactdp.links import parse_link
+
+    assert parse_link("Murtagh-Vadhan Lemma 5.1") == ("murtagh_vadhan", "Lemma 5.1")
+    with pytest.raises(ValueError):
+        parse_link("Nobody Theorem 9.9")
+    ents = _entries()
+    assert ("murtagh_vadhan", "Lemma 5.1") in ents and ("murtagh_vadhan", "Lemma 9.99") not in ents
