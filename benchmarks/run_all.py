@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-SCRIPTS = ["bench_optcomp.py", "bench_approx.py", "bench_reductions.py"]
+SCRIPTS = ["bench_startup.py", "bench_optcomp.py", "bench_approx.py", "bench_reductions.py"]
 
 
 def main() -> int:

@@ -5,7 +5,16 @@ Exit status: 0 when the answer was computed; 2 on bad input.
 
 from __future__ import annotations
 
-from .common import MAX_DIGITS, add_mechanism_args, emit_json, mechanisms_from_args, positive_int, screen_numbers
+from .common import (
+    MAX_DIGITS,
+    add_mechanism_args,
+    check_mechanism_args,
+    emit_json,
+    mechanisms_from_args,
+    positive_int,
+    prevalidate,
+    screen_numbers,
+)
 
 #: Theorem 1.7's forms (the library's exactdp.approx.FORMS; a test checks they agree).
 FORMS = ("fast", "proof")
@@ -65,10 +74,15 @@ def run_approx(args) -> int:
 
     References: Murtagh-Vadhan Theorem 1.7, Lemmas 5.1-5.3; docs/approx.md.
     """
-    from ..approx import optcomp_bounds, theorem17
-    from ..numbers import fraction_str, fraction_to_decimal, parse_positive
+    from ..numbers.parse import parse_delta, parse_positive
 
     screen_numbers(args, {"delta_g": "--delta-g", "eta": "--eta", "exp_base": "--exp-base", "width": "--width"})
+    check_mechanism_args(args)
+    prevalidate(args, {"delta_g": parse_delta, "eta": parse_positive,
+                       "exp_base": lambda v, name: parse_positive(v, name, above=1)})
+    from ..approx import optcomp_bounds, theorem17
+    from ..numbers import fraction_str, fraction_to_decimal
+
     ms = mechanisms_from_args(args)
     width = parse_positive(args.width, "--width") if args.width is not None else None
     kw = {"eta": args.eta} if args.eta is not None else {"exp_base": args.exp_base}

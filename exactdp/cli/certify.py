@@ -9,7 +9,22 @@ from __future__ import annotations
 
 import sys
 
-from .common import MAX_DIGITS, METHOD_CHOICES, add_mechanism_args, emit_json, mechanisms_from_args, positive_int, screen_numbers
+from .common import (
+    MAX_DIGITS,
+    METHOD_CHOICES,
+    add_mechanism_args,
+    check_mechanism_args,
+    emit_json,
+    mechanisms_from_args,
+    positive_int,
+    prevalidate,
+    screen_numbers,
+)
+
+#: The library's CERTIFY_MAX_K and its time estimate per mechanism (exactdp.certify),
+#: here so that a refusal loads nothing numeric; a test checks they agree.
+CERTIFY_MAX_K = 200_000
+SECONDS_PER_MECHANISM = 5.5e-5
 
 
 def register(sub) -> None:
@@ -51,18 +66,18 @@ def run_certify(args) -> int:
 
     References: Murtagh-Vadhan Theorem 1.5; docs/approx.md.
     """
-    from ..certify import _SECONDS_PER_MECHANISM, CERTIFY_MAX_K, certify
+    from ..numbers.parse import parse_delta, parse_eps, parse_exp_eps
+
+    screen_numbers(args, {"claim_eps": "--claim-eps", "claim_exp_eps": "--claim-exp-eps", "claim_delta": "--claim-delta"})
+    why = (f"the exact engines take about {SECONDS_PER_MECHANISM:.1e} s per mechanism and call (measured: "
+           "homogeneous delta_g at k = 10^6 in 55 s); there is no faster rigorous option")
+    check_mechanism_args(args, CERTIFY_MAX_K, why)
+    prevalidate(args, {"claim_eps": parse_eps, "claim_exp_eps": parse_exp_eps, "claim_delta": parse_delta})
+    from ..certify import certify
     from ..errors import Undecided
     from ..numbers import fraction_str
 
-    screen_numbers(args, {"claim_eps": "--claim-eps", "claim_exp_eps": "--claim-exp-eps", "claim_delta": "--claim-delta"})
-
-    ms = mechanisms_from_args(
-        args,
-        CERTIFY_MAX_K,
-        f"the exact engines take about {_SECONDS_PER_MECHANISM:.1e} s per mechanism and call (measured: "
-        "homogeneous delta_g at k = 10^6 in 55 s); there is no faster rigorous option",
-    )
+    ms = mechanisms_from_args(args, CERTIFY_MAX_K, why)
     if args.method in ("brute", "mitm", "grouped"):
         # An explicit method over its size limit is refused (CostTooHigh: exit 2, with the
         # estimate), as in `exactdp delta`; certify() would silently switch to the sandwich.

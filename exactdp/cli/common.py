@@ -28,6 +28,7 @@ __all__ = [
     "MAX_CLI_MECHANISMS",
     "add_mechanism_args",
     "mechanisms_from_args",
+    "check_mechanism_args",
     "add_engine_args",
     "emit_json",
     "split_list",
@@ -35,6 +36,7 @@ __all__ = [
     "screen_numbers",
     "renamed",
     "engine_line",
+    "prevalidate",
 ]
 
 #: The choices of ``--engine`` and ``--method`` (the library's ENGINES and METHODS;
@@ -143,13 +145,14 @@ def add_mechanism_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("-k", type=positive_int("-k"), default=1, metavar="N", help="repeat the mechanism list N times (default 1)")
 
 
-def mechanisms_from_args(args: argparse.Namespace, limit: int = MAX_CLI_MECHANISMS,
-                         why: str = "the mechanism list alone would not fit in memory"):
-    """The composition described by the MECHS arguments, refusing a huge ``-k`` before building
-    anything and oversized numbers before parsing them.
+def check_mechanism_args(args: argparse.Namespace, limit: int = MAX_CLI_MECHANISMS,
+                         why: str = "the mechanism list alone would not fit in memory") -> None:
+    """Validate the MECHS arguments without loading anything numeric: oversized numbers,
+    a huge ``-k`` (before anything is built), and every eps / delta (the library's parsers,
+    the library's parameter names and order).
 
     Raises:
-        InvalidArgument: bad numbers (named by their flag).
+        InvalidArgument: a bad number.
         CostTooHigh: more than ``limit`` mechanisms.
     """
     screen_numbers(args, {"eps": "--eps", "exp_eps": "--exp-eps", "delta": "--delta"})
@@ -159,8 +162,34 @@ def mechanisms_from_args(args: argparse.Namespace, limit: int = MAX_CLI_MECHANIS
         raise CostTooHigh("-k", f"{len(items)} x {args.k} = {n:.3g} mechanisms is refused (limit {limit:.3g}): {why}",
                           estimate=n, limit=limit, alternative=None)
     deltas = split_list(args.delta, "--delta")
+    from ..numbers.parse import parse_delta, parse_eps, parse_exp_eps
+
+    parse_one = parse_eps if args.eps is not None else parse_exp_eps
+    name = "eps" if args.eps is not None else "exp_eps"
+    vs, ds = items, deltas
+    if len(deltas) == 1:
+        ds = deltas * len(items)
+    elif len(items) == 1:
+        vs = items * len(deltas)
+    if len(vs) == len(ds):  # otherwise the library names the length mismatch
+        for i, (v, d) in enumerate(zip(vs, ds)):
+            parse_delta(d, f"delta[{i}]")
+            parse_one(v, f"{name}[{i}]")
+
+
+def mechanisms_from_args(args: argparse.Namespace, limit: int = MAX_CLI_MECHANISMS,
+                         why: str = "the mechanism list alone would not fit in memory"):
+    """The composition described by the MECHS arguments (checked first by :func:`check_mechanism_args`).
+
+    Raises:
+        InvalidArgument: bad numbers.
+        CostTooHigh: more than ``limit`` mechanisms.
+    """
+    check_mechanism_args(args, limit, why)
     from ..events import mechanisms
 
+    items = split_list(args.eps if args.eps is not None else args.exp_eps, "--eps")
+    deltas = split_list(args.delta, "--delta")
     if args.eps is not None:
         return mechanisms(eps=items, delta=deltas, k=args.k)
     return mechanisms(exp_eps=items, delta=deltas, k=args.k)
@@ -181,6 +210,19 @@ def add_engine_args(p: argparse.ArgumentParser, *, method: bool = True, prec: bo
 
 def emit_json(obj: dict) -> None:
     sys.stdout.write(json.dumps(obj, indent=None, sort_keys=False) + "\n")
+
+
+def prevalidate(args: argparse.Namespace, parsers: dict) -> None:
+    """Validate scalar options with the library's own parsers before anything numeric is
+    imported (``{"eps_g": parse_eps, ...}``: attribute -> parser; None values are skipped).
+
+    Raises:
+        InvalidArgument: as the library would, naming the same parameter.
+    """
+    for attr, parse in parsers.items():
+        v = getattr(args, attr, None)
+        if v is not None:
+            parse(v, attr)
 
 
 def engine_line(r) -> str:

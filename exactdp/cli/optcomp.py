@@ -3,7 +3,16 @@
 
 from __future__ import annotations
 
-from .common import add_engine_args, add_mechanism_args, emit_json, engine_line, mechanisms_from_args, screen_numbers
+from .common import (
+    add_engine_args,
+    add_mechanism_args,
+    check_mechanism_args,
+    emit_json,
+    engine_line,
+    mechanisms_from_args,
+    prevalidate,
+    screen_numbers,
+)
 
 
 def register(sub) -> None:
@@ -33,10 +42,14 @@ def register(sub) -> None:
 def run_delta(args) -> int:
     """Run ``exactdp delta``: the least delta_g at eps_g. Guarantee: as the engine's tier.
     Raises: InvalidArgument / CostTooHigh / PrecisionError (printed as one line by main)."""
-    from ..engines import composed_delta
+    from ..numbers.parse import parse_eps, parse_exp_eps
 
     screen_numbers(args, {"eps_g": "--eps-g", "exp_eps_g": "--exp-eps-g"})
+    check_mechanism_args(args)
+    prevalidate(args, {"eps_g": parse_eps, "exp_eps_g": parse_exp_eps})
     ms = mechanisms_from_args(args)
+    from ..engines import composed_delta
+
     r = composed_delta(ms, eps_g=args.eps_g, exp_eps_g=args.exp_eps_g, engine=args.engine, method=args.method, digits=args.digits, prec=args.prec)
     if args.json:
         d = r.to_dict(args.digits)
@@ -64,10 +77,14 @@ def run_delta(args) -> int:
 def run_epsilon(args) -> int:
     """Run ``exactdp epsilon``: OptComp, the least eps_g at delta_g. Guarantee: as the engine's tier.
     Raises: InvalidArgument / CostTooHigh / PrecisionError (printed as one line by main)."""
-    from ..engines import optcomp
+    from ..numbers.parse import parse_delta
 
     screen_numbers(args, {"delta_g": "--delta-g"})
+    check_mechanism_args(args)
+    prevalidate(args, {"delta_g": parse_delta})
     ms = mechanisms_from_args(args)
+    from ..engines import optcomp
+
     r = optcomp(ms, args.delta_g, engine=args.engine, method=args.method, digits=args.digits, prec=args.prec)
     if args.json:
         d = r.to_dict(args.digits)

@@ -11,24 +11,22 @@ The bottom layer of exactdp (``docs/architecture.md``); it imports only
 * :mod:`.fmt` exact ball endpoints and outward-rounded decimals.
 """
 
-from .enclosure import Enclosure
-from .expnum import Computable, ExpNum, RatExp, Root, log_sign_of_product
-from .fmt import arb_bounds, fraction_str, fraction_to_decimal, short_fraction
-from .parse import (
-    MAX_DECIMAL_EXPONENT,
-    MAX_NUMBER_DIGITS,
-    as_scalar,
-    parse_choice,
-    parse_delta,
-    parse_eps,
-    parse_exp_eps,
-    parse_int,
-    parse_list,
-    parse_positive,
-    parse_rational,
-    screen_text,
-)
-from .precision import GUARD_BITS, MAXPREC, accurate, digits_to_bits, refine
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+#: public name -> submodule (loaded on first use, so that :mod:`.parse` stays light)
+_EXPORTS = {
+    "Enclosure": "enclosure",
+    "ExpNum": "expnum", "RatExp": "expnum", "Root": "expnum", "Computable": "expnum", "log_sign_of_product": "expnum",
+    "arb_bounds": "fmt", "fraction_str": "fmt", "fraction_to_decimal": "fmt", "short_fraction": "fmt",
+    "MAX_DECIMAL_EXPONENT": "parse", "MAX_NUMBER_DIGITS": "parse", "as_scalar": "parse", "parse_choice": "parse",
+    "parse_delta": "parse", "parse_eps": "parse", "parse_exp_eps": "parse", "parse_int": "parse", "parse_list": "parse",
+    "parse_positive": "parse", "parse_rational": "parse", "screen_text": "parse",
+    "GUARD_BITS": "precision", "MAXPREC": "precision", "accurate": "precision", "digits_to_bits": "precision",
+    "refine": "precision",
+}
 
 __all__ = [
     "Enclosure",
@@ -59,3 +57,16 @@ __all__ = [
     "refine",
     "accurate",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    sub = _EXPORTS.get(name)
+    if sub is None:
+        raise AttributeError(f"module 'exactdp.numbers' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{sub}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -13,7 +13,8 @@ strings, non-ASCII digits (``"٣"``), numbers of more than
 :data:`MAX_DECIMAL_EXPONENT` decimal digits (exponent included: ``1e-99999999``
 would be a 10^8-digit integer), and every other type.
 
-The CLI and the Python API call the same functions, so a value is refused with
+This module imports nothing numeric (the command line validates with it before
+loading FLINT or gmpy2). The CLI and the Python API call the same functions, so a value is refused with
 the same words wherever it enters; the CLI renames the parameter to its flag and
 screens its text first with the tighter :data:`MAX_NUMBER_DIGITS` (:func:`screen_text`).
 """
@@ -119,9 +120,12 @@ def _parse_text(s: str, name: str, expected: str) -> Fraction:
         raise InvalidArgument(name, expected + f" with a decimal exponent within +-{MAX_DECIMAL_EXPONENT}", shown)
     if "/" in s:
         p, q = s.split("/", 1)
-        from gmpy2 import mpz  # int() of text stops at 4300 digits
+        if max(len(p), len(q)) < 4000:
+            num, den = int(p), int(q)
+        else:
+            from gmpy2 import mpz  # int() of text stops at 4300 digits
 
-        num, den = int(mpz(p)), int(mpz(q))
+            num, den = int(mpz(p)), int(mpz(q))
         if den == 0:
             raise InvalidArgument(name, expected + " (nonzero denominator)", shown)
         return Fraction(num, den)
