@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench proofs-report clean
+.PHONY: demo test lint bench proofs-report fuzz clean
 
 $(STAMP): pyproject.toml setup.py
 	$(PY) -m venv $(VENV)
@@ -27,6 +27,9 @@ test: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
+
+fuzz: $(STAMP)
+	$(BIN)/python tests/fuzz/fuzz.py --cases 10000 --seed 1 --report docs/fuzz.md
 
 proofs-report: $(STAMP)
 	$(BIN)/exactdp proofs --report docs/proofs-report.md

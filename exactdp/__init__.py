@@ -13,6 +13,8 @@ mpmath, NumPy) until a computation needs it.
 from __future__ import annotations
 
 import importlib
+import sys
+import types
 from typing import Any
 
 __version__ = "0.1.0"
@@ -71,3 +73,18 @@ def __getattr__(name: str) -> Any:
 
 def __dir__() -> list[str]:
     return sorted(set(globals()) | set(__all__))
+
+
+class _Facade(types.ModuleType):
+    """The package module: the import system binds each imported submodule as an attribute
+    of its package; for the submodule ``exactdp.certify``, which shares its name with the
+    exported function ``certify``, the function is kept (``from exactdp import certify`` is
+    always the function; the module is ``sys.modules["exactdp.certify"]``)."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if isinstance(value, types.ModuleType) and _EXPORTS.get(name) == value.__name__:
+            return
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Facade

@@ -44,14 +44,19 @@ def build_parser() -> OneLineParser:
 
 
 def _flag_of(e: InvalidArgument, args) -> InvalidArgument:
-    """The error naming the option the user typed (``digits`` -> ``--digits``) when the
-    library parameter is one of the command's options."""
-    p = e.parameter
-    base = p.split("[", 1)[0]
-    if base and hasattr(args, base) and base not in ("func", "command"):
-        flag = "-k" if base == "k" else "--" + base.replace("_", "-")
-        return e.renamed(flag + p[len(base):])
-    return e
+    """The error naming the option the user typed (``digits`` -> ``--digits``,
+    ``eps[2]`` -> ``--eps[2]``, ``eps_g / exp_eps_g`` -> ``--eps-g / --exp-eps-g``) when
+    the library's parameter is one of the command's options."""
+
+    def flag(name: str) -> str:
+        base = name.split("[", 1)[0]
+        if base and hasattr(args, base) and base not in ("func", "command"):
+            return ("-k" if base == "k" else "--" + base.replace("_", "-")) + name[len(base):]
+        return name
+
+    parts = [p.strip() for p in e.parameter.split("/")]
+    new = " / ".join(flag(p) for p in parts)
+    return e if new == e.parameter else e.renamed(new)
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -61,6 +66,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     args = parser.parse_args(argv)
     try:
         return int(args.func(args) or 0)
+    except InvalidArgument as e:
+        sys.stderr.write(f"exactdp: error: {_flag_of(e, args)}\n")
+        return 2
     except ExactDPError as e:
         sys.stderr.write(f"exactdp: error: {e}\n")
         return 2

@@ -114,12 +114,14 @@ def run(args) -> int:
         raise InvalidArgument("--max-prec", f"an integer in [64, {MAXPREC}]", args.max_prec)
     if args.brute_force_limit > BRUTE_FORCE_MAX_K:
         k = args.brute_force_limit
+        subsets = f"{2.0 ** k:.3g}" if k < 1000 else f"10^{k * 0.30103:.0f}"
+        secs = f"{2.0 ** k / _SUBSETS_PER_SECOND:.3g}" if k < 1000 else f"10^{k * 0.30103 - 6.7:.0f}"
         raise CostTooHigh(
             "--brute-force-limit",
-            f"brute force up to k = {k} is refused (range [1, {BRUTE_FORCE_MAX_K}]): 2^{k} = {2.0 ** k:.3g} subset "
-            f"products held in memory, about {2.0 ** k / _SUBSETS_PER_SECOND:.3g} s per count; the chain itself "
+            f"brute force up to k = {k} is refused (range [1, {BRUTE_FORCE_MAX_K}]): 2^{k} = {subsets} subset "
+            f"products held in memory, about {secs} s per count; the chain itself "
             "needs no brute force (--no-brute-force)",
-            estimate={"subsets": 2.0**k, "seconds": 2.0**k / _SUBSETS_PER_SECOND}, limit=BRUTE_FORCE_MAX_K,
+            estimate={"subsets": f"2^{k}", "seconds": secs}, limit=BRUTE_FORCE_MAX_K,
             alternative="--no-brute-force",
         )
     bits = 1

@@ -36,6 +36,15 @@ def arb_bounds(x: arb) -> tuple[Fraction, Fraction]:
     return mid - rad, mid + rad
 
 
+def _int_str(n: int) -> str:
+    """Decimal digits of an integer of any size (``str(int)`` stops at 4300 digits)."""
+    if n.bit_length() < 14000:
+        return str(n)
+    from gmpy2 import mpz
+
+    return str(mpz(n))
+
+
 def fraction_str(x: Fraction) -> str:
     """``"p/q"`` or ``"p"`` for an exact rational. Guarantee: exact. Raises: nothing."""
     from gmpy2 import mpz  # str(mpz) has no digit limit (str(int) stops at 4300 digits)
@@ -79,7 +88,7 @@ def fraction_to_decimal(x: Fraction, digits: int, rounding: str) -> str:
             shift -= 1
     # value = m * 10^-shift; an exact value drops its trailing zeros, a rounded
     # one keeps all `digits` significant digits
-    s = str(m)
+    s = _int_str(m)
     stripped = s.rstrip("0") if not inexact else s
     zeros = len(s) - len(stripped)
     if not stripped:

@@ -152,6 +152,15 @@ def test_cli_literals_equal_the_library():
         BRUTE_FORCE_MAX_K, DEFAULT_MAX_PREC, MAX_PRODUCT_BITS, MAXPREC)
 
 
+def test_exported_names_are_not_shadowed_by_submodules():
+    # exactdp.certify is both a module and the exported function: the function must win,
+    # even after every module of the package has been imported
+    code = ("import types, exactdp; from exactdp.links import links; links(); "
+            "print([n for n in exactdp.__all__ if isinstance(getattr(exactdp, n), types.ModuleType)])")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd="/", check=True).stdout
+    assert out.strip() == "[]"
+
+
 def test_public_api_resolves_and_covers_the_docs():
     for name in exactdp.__all__:
         assert getattr(exactdp, name) is not None, name
