@@ -67,15 +67,19 @@ class Mech:
         yield from itertools.product(*parts)
 
     def path(self, x, h: Hist) -> F:
-        """``Pr[M(x, q) = a]`` for the interleaved history ``h = (q_0, a_0, ..., q_{r-1}, a_{r-1})`` (M-vec)."""
-        p = F(1)
-        for s in range(0, len(h), 2):
-            p *= self.cond[x][h[:s + 1]].get(h[s + 1], F(0))
-            if not p:
-                return p
-        return p
+        """``Pr[M(x, q) = a]`` for the interleaved history ``h = (q_0, a_0, ..., q_{r-1}, a_{r-1})`` (M-vec); memoised."""
+        key = (x, h)
+        c = self.__dict__.setdefault("_paths", {})
+        if key not in c:
+            c[key] = F(1) if not h else self.path(x, h[:-2]) * self.cond[x][h[:-1]].get(h[-1], F(0))
+        return c[key]
 
-    def __repr__(self) -> str:
+    def __repr__(self) -> str:  # memoised: the checks format it into every counterexample text they prepare
+        if "_repr" not in self.__dict__:
+            self._repr = self._text()
+        return self._repr
+
+    def _text(self) -> str:
         rows = []
         for x in self.cond:
             for h in sorted(self.cond[x], key=lambda k: (len(k), repr(k))):
@@ -142,17 +146,18 @@ def single_view(m: Mech, x, adv: Dict[tuple, object]) -> Dict[tuple, F]:
     """Distribution of the answer sequence (the view) of deterministic ``adv`` with ``m(x)``."""
     out: Dict[tuple, F] = {}
 
-    def go(h: Hist, ans: tuple, p: F):
-        if not p:
-            return
+    def go(h: Hist, ans: tuple):
         if len(ans) == m.rounds:
-            out[ans] = out.get(ans, F(0)) + p
+            pr = m.path(x, h)
+            if pr:
+                out[ans] = out.get(ans, F(0)) + pr
             return
         q = adv[ans]
-        for a, pa in m.cond[x][h + (q,)].items():
-            go(h + (q, a), ans + (a,), p * pa)
+        for a in m.answers:
+            if m.path(x, h + (q, a)):
+                go(h + (q, a), ans + (a,))
 
-    go((), (), F(1))
+    go((), ())
     return out
 
 

@@ -42,6 +42,11 @@ def E_arb(P, Q, a: F) -> arb:
     return s
 
 
+def chain_rhs(EY, Ezs):
+    """Right side of (3) in exp-space for alpha > 1: E(Y) times the largest E(Z|y) (the supremum over y)."""
+    return EY * max(Ezs)
+
+
 def kl_arb(P, Q) -> arb:
     s = arb(0)
     for p, q in zip(P, Q):
@@ -63,7 +68,7 @@ def equation(p: Proof) -> None:
         jQ = [QY[y] * Qz[y][z] for y in range(ny) for z in range(nz)]
         for a in (2, 3):
             lhs = E_exact(jP, jQ, a)
-            rhs = E_exact(PY, QY, a) * max(E_exact(Pz[y], Qz[y], a) for y in range(ny))
+            rhs = chain_rhs(E_exact(PY, QY, a), [E_exact(Pz[y], Qz[y], a) for y in range(ny)])
             n_ex += 1
             if not p.require(lhs <= rhs, f"chain rule (3), alpha = {a}", f"P: {PY} {Pz}; Q: {QY} {Qz}"):
                 return

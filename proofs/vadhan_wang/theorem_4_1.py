@@ -119,6 +119,6 @@ def homogeneous(p: Proof) -> None:
     s = sp.summation(w ** i, (i, 0, k - 1))
     general = sp.simplify(s.args[1][0] if isinstance(s, sp.Piecewise) else s)
     ok = sp.simplify(general - (w ** k - 1) / (w - 1)) == 0
-    small = all(sp.simplify(sum(w ** j for j in range(kk)) * d - (w ** kk - 1) / (w - 1) * d) == 0 for kk in range(1, 8))
+    small = all(sp.expand(sum(w ** j for j in range(kk)) * (w - 1) - (w ** kk - 1)) == 0 for kk in range(1, 8))
     p.verified("sum_{i=0}^{k-1} w^i = (w^k - 1)/(w - 1) for w != 1 (sympy, symbolic k; and k = 1..7 expanded); "
                "at w = 1 (eps = 0) the sum is k: the printed quotient is then 0/0", ok and small)
