@@ -58,7 +58,7 @@ def counterexample(p: Proof, what: str) -> None:
 def check_le(q: Proof) -> None:
     """PrivLoss(ConComp(M_i), delta_g) <= PrivLoss(Comp(RR_(eps_i,0)), delta_g) on random pure mechanisms."""
     n = 0
-    for _ in range(10 if q.full else 5):
+    for _ in range(30 if q.full else 8):
         k = q.rng.choice([1, 2, 2, 3])
         ms = [G.pure_mech(q.rng, s) for s in G.shapes_for_k(q.rng, k)]
         if q.rng.random() < 0.3:

@@ -42,4 +42,20 @@ def theorem(p: Proof) -> None:
             worst = max(worst, got / (k * delta))
     p.instances("product of k <= 3 random (eps, delta)-DP pairs (delta = their largest exact delta, e^eps rational) "
                 "is (k eps, k delta)-DP (exact)", n)
+    # the whole range: the worst case over all (eps, delta)-DP mechanisms is the RR_(eps, delta) product (Theorem 1.3,
+    # attained there); its least delta at e^{k eps} is 1 - (1-delta)^k (1 - LHS(e^{k eps})), computed exactly
+    m = 0
+    for k in (1, 2, 10, 50, 200) + ((1000,) if p.full else ()):
+        for w in (F(1), F(1001, 1000), F(2), F(1000)):
+            for delta in (F(0), F(1, 10 ** 9), F(1, 10), F(1, 2), F(1)):
+                t = w ** k
+                lhs = D.thm13_lhs_homogeneous(w, k, t) if k <= 200 else F(0)  # 0: every term has w^i <= t w^(k-i)
+                worst = 1 - (1 - delta) ** k * (1 - lhs)
+                m += 1
+                if worst > k * delta:
+                    p.refute("worst case (RR product) within (k eps, k delta)",
+                             f"k={k} e^eps={w} delta={delta}: least delta {float(worst)} > k delta")
+                    return
+    p.instances("the worst case over all mechanisms (RR_(eps,delta) product, Theorem 1.3's homogeneous formula) at "
+                "e^{k eps}: k up to 200 (1000 with --full), e^eps from 1 to 1000, delta from 0 to 1", m)
     p.note(f"Largest ratio (true delta at e^(k eps)) / (k delta) seen: {float(worst):.3f}.")

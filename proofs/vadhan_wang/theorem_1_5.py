@@ -57,6 +57,15 @@ def instances(p: Proof):
                 out.append((m, w * F(3, 2)))
     for w in (F(2), F(3, 2)):
         out.append((G.rr_then_public(p.rng, w), w))
+    # the whole range of eps: a nearly identical pair (e^eps = 1 + O(10^-6)) and a very large e^eps
+    m = I.random_mech(p.rng, 2, 2, 2, zeros=False)
+    lam = F(1, 10 ** 6)
+    near = {0: m.cond[0], 1: {h: {a: (1 - lam) * m.cond[0][h][a] + lam * m.cond[1][h][a] for a in m.answers}
+                              for h in m.cond[1]}}
+    m2 = I.Mech(m.queries, m.answers, near, "Near")
+    out.append((m2, I.pure_w(m2)))
+    m3, w3 = G.pure_mech(p.rng, (2, 2, 2))
+    out.append((m3, w3 * 1000))
     return out
 
 
@@ -84,5 +93,6 @@ def theorem(p: Proof) -> None:
             return
     p.instances("T-vec solved path by path from Definition 5's matrix: valid interactive T, and for every "
                 "deterministic adversary and b the views with T(RR_eps(b)) and M(x_b) are equal (random pure "
-                "mechanisms with up to 3 rounds and 3 queries/answers, at their least e^eps and at 3/2 of it; RR-then-public mechanisms)",
+                "mechanisms with up to 3 rounds and 3 queries/answers, at their least e^eps and at 3/2 of it; RR-then-public "
+                "mechanisms; a nearly identical pair with e^eps = 1 + O(10^-6); one at 1000 times its least e^eps)",
                 n, "exhaustive")

@@ -26,7 +26,7 @@ from . import _interactive as I
 )
 def theorem(p: Proof) -> None:
     n = tight = 0
-    for _ in range(14 if p.full else 7):
+    for _ in range(40 if p.full else 10):
         k = p.rng.choice([2, 2, 3])
         ms = [G.pure_mech(p.rng, s) for s in G.shapes_for_k(p.rng, k)]
         mechs, ws = [x[0] for x in ms], [x[1] for x in ms]

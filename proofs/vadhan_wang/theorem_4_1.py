@@ -41,7 +41,7 @@ def printed_min_delta(ws, ds):
 )
 def theorem(p: Proof) -> None:
     n = 0
-    for _ in range(16 if p.full else 6):
+    for _ in range(40 if p.full else 12):
         k = p.rng.choice([2, 2, 3])
         ms = [G.approx_mech(p.rng, s) for s in G.shapes_for_k(p.rng, k)]
         ws, ds = [x[1] for x in ms], [x[2] for x in ms]

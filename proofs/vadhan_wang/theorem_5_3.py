@@ -31,7 +31,7 @@ from .corollary_1 import formula_delta
 )
 def theorem(p: Proof) -> None:
     n_non = n_int = 0
-    for _ in range(14 if p.full else 6):
+    for _ in range(40 if p.full else 10):
         k = p.rng.choice([2, 3])
         ws = [p.rng.choice(D.W_CHOICES) for _ in range(k)]
         pairs = [D.rand_pair(p.rng, p.rng.randint(2, 3)) for _ in range(k)]
@@ -43,7 +43,7 @@ def theorem(p: Proof) -> None:
         n_non += 1
         if not p.require(bad is None, "noninteractive: within the bound", f"pairs={pairs} e^eps_i={ws} at t={bad}"):
             return
-    for _ in range(10 if p.full else 4):
+    for _ in range(30 if p.full else 6):
         k = p.rng.choice([2, 2, 3])
         ms = [G.approx_mech(p.rng, s) for s in G.shapes_for_k(p.rng, k)]
         mechs, ws, ds = [x[0] for x in ms], [x[1] for x in ms], [x[2] for x in ms]

@@ -37,7 +37,7 @@ def least_t_homogeneous(w, k, dg):
 )
 def theorem(p: Proof) -> None:
     n = n_h = 0
-    for _ in range(12 if p.full else 5):
+    for _ in range(30 if p.full else 6):
         k = p.rng.choice([2, 2, 3])
         ms = [G.pure_mech(p.rng, s) for s in G.shapes_for_k(p.rng, k)]
         homog = p.rng.random() < 0.4
