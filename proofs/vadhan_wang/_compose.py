@@ -71,12 +71,12 @@ def null_ext(f: Callable) -> Callable:
     return M0
 
 
-def lemma2_adversary(A: Callable, k: int) -> Callable:
-    """The adversary A' of Lemma 2's proof, as a generator of messages for ConComp_order(M_0^0..M_{k-1}^0):
-    given A's next query q_i = (q*_i, t) and the previous target s (k-1 before the first query), send the null
-    query '0' to M_{(s+1) mod k}, ..., M_{(t-1) mod k} in order, then '1' q*_i to M_t.
+def lemma2_plan(k: int) -> Callable:
+    """The adversary A' of Lemma 2's proof, for ConComp_order(M_0^0..M_{k-1}^0): given A's next query
+    q_i = (q*_i, t) and the previous target s (k-1 before the first query), send the null query '0' to
+    M_{(s+1) mod k}, ..., M_{(t-1) mod k} in order, then '1' q*_i to M_t.
 
-    Returns plan(answers_of_A) -> list of (message, is_null) to send for A's next query."""
+    Returns plan(s, (q*_i, t)) -> the list of (message, is_null) A' sends for A's query."""
 
     def plan(prev_target: int, q):
         qstar, t = q

@@ -60,7 +60,7 @@ def construction(p: Proof) -> None:
         strfns = [lambda x, qs, r, f=f: f(x, tuple(int(q) for q in qs), r) for f in fns]
         M = C.concomp(fns)
         Mp = C.ordered([C.null_ext(f) for f in strfns])
-        plan = C.lemma2_adversary(None, k)
+        plan = C.lemma2_plan(k)
         spaces = [I.coin_space(m) for m in mechs]
         total = sum(m.rounds for m in mechs)
         for _ in range(3):
