@@ -43,6 +43,7 @@ __all__ = [
     "run_entry",
     "run_paper",
     "statement_key",
+    "base_id",
 ]
 
 #: The four conclusive states; ``error`` marks an entry that crashed.
@@ -105,7 +106,9 @@ class Check:
 
     @property
     def is_step(self) -> bool:
-        return "(" in self.id
+        """A key step inside a proof (``"Lemma 4.10 (proof: ...)"``), not a numbered statement
+        (``"Equation (3)"`` is a statement)."""
+        return base_id(self.id) != self.id
 
     @property
     def settled(self) -> bool:
@@ -172,10 +175,13 @@ class Proof:
         self.checks.append(f"{kind}: {what} [{n} instances]")
         self.n += n
 
-    def require(self, ok: bool, what: str, counterexample: str) -> bool:
-        """A comparison inside an instance loop: a failure becomes a counterexample."""
+    def require(self, ok: bool, what: str, counterexample) -> bool:
+        """A comparison inside an instance loop: a failure becomes a counterexample.
+
+        ``counterexample`` is a string, or a callable returning one (built only on failure:
+        formatting exact instances can cost more than checking them)."""
         if not ok:
-            self.refute(what, counterexample)
+            self.refute(what, counterexample() if callable(counterexample) else counterexample)
         return ok
 
     def refute(self, what: str, counterexample: str) -> None:
@@ -289,16 +295,25 @@ KINDS = ("Definition", "Theorem", "Lemma", "Fact", "Corollary", "Proposition", "
          "Equation", "Footnote")
 
 
+_STEP = re.compile(r" \(proof: .*\)$")
+
+
+def base_id(id: str) -> str:
+    """The numbered statement an entry belongs to: ``"Lemma 4.10 (proof: x)"`` -> ``"Lemma 4.10"``;
+    ``"Equation (3)"`` is its own base."""
+    return _STEP.sub("", id)
+
+
 def statement_key(id: str) -> tuple:
     """Sort key: by section and number (the paper's order), statement before its steps.
 
     ``"Lemma 4.10"`` sorts as (4, 10); a paper that numbers per kind (``"Definition 7"``)
     sorts as (7, 0) within the kind's order of appearance (callers keep registration order).
     """
-    m = re.match(r"(" + "|".join(KINDS) + r")\s+(\d+)(?:\.(\d+))?", id)
+    m = re.match(r"(" + "|".join(KINDS) + r")\s+\(?(\d+)(?:\.(\d+))?", id)
     if not m:
         return (99, 99, id)
-    return (int(m.group(2)), int(m.group(3) or 0), 0 if "(" not in id else 1)
+    return (int(m.group(2)), int(m.group(3) or 0), 0 if base_id(id) == id else 1)
 
 
 def entries(paper: str) -> list[tuple[str, str, Callable[[Proof], None]]]:
@@ -314,7 +329,7 @@ def entries(paper: str) -> list[tuple[str, str, Callable[[Proof], None]]]:
     numbered = {s: i for i, s in enumerate(getattr(pkg, "NUMBERED", []))}
 
     def key(e):
-        base = e[0].split(" (")[0]
+        base = base_id(e[0])
         sk = statement_key(e[0])
         pos = (numbered[base], 0) if base in numbered else sk[:2]
         return (pos, sk[2], order[e[0]])

@@ -8,7 +8,11 @@ PAPERS = {
         "Murtagh, Vadhan. The Complexity of Computing the Optimal Composition of Differential Privacy (TCC 2016)",
         "murtagh-vadhan-2016-complexity-optimal-composition.txt",
     ),
+    "vadhan_wang": (
+        "Vadhan, Wang. Concurrent Composition of Differential Privacy (TCC 2021)",
+        "vadhan-wang-2021-concurrent-composition.txt",
+    ),
 }
 
 #: Papers planned (their subpackages are added as their checks are written).
-PLANNED = ("kairouz_oh_viswanath", "vadhan_wang", "vadhan_zhang", "smith_thakurta")
+PLANNED = ("kairouz_oh_viswanath", "vadhan_zhang", "smith_thakurta")

@@ -89,6 +89,8 @@ def run(args) -> int:
     else:
         print(render_table(results, implemented_by=implemented))
         for paper in papers:
+            if args.id is not None and not any(c.paper == paper for c in results):
+                continue  # --id matched nothing in this paper
             cov = coverage(paper, [c for c in results if c.paper == paper])
             st = ", ".join(f"{v} {k}" for k, v in cov["by_status"].items())
             print(f"{paper}: {cov['with_checks']}/{cov['numbered']} numbered statements checked ({st}); "

@@ -1,0 +1,54 @@
+"""Vadhan-Wang Definition 9 ((eps, delta)-indistinguishability) and the remark after it.
+
+Printed: Y and Z on the same space are (eps, delta)-indistinguishable if for every event T,
+Pr[Y in T] <= e^eps Pr[Z in T] + delta and Pr[Z in T] <= e^eps Pr[Y in T] + delta. "M is (eps, delta)-DP iff
+for all adjacent x, x', M(x) and M(x') are (eps, delta)-indistinguishable."
+
+Checked: the two event inequalities over all events (enumerated) hold iff the least delta of
+both directions is <= delta (random pairs, at that delta and just below); the relation is symmetric;
+and the remark on the clamped geometric mechanism of Definition 1's check (every adjacent pair of
+multisets of size <= 3): Definition 1 at (eps, delta) holds iff every adjacent pair is indistinguishable.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction as F
+
+from .._framework import Proof, statement
+from . import _dp as D
+from .definition_1 import adjacent, clamped_geometric, is_dp, multisets
+
+
+def indist_literal(Y, Z, w, delta) -> bool:
+    return D.hockey_all_events(Y, Z, w) <= delta and D.hockey_all_events(Z, Y, w) <= delta
+
+
+@statement(
+    "Definition 9",
+    "Y, Z are (eps, delta)-indistinguishable if Pr[Y in T] <= e^eps Pr[Z in T] + delta and Pr[Z in T] <= e^eps "
+    "Pr[Y in T] + delta for every event T; M is (eps, delta)-DP iff M(x), M(x') are indistinguishable for adjacent x, x'.",
+)
+def definition(p: Proof) -> None:
+    n = 0
+    for _ in range(40 if p.full else 20):
+        Y, Z = D.rand_pair(p.rng, p.rng.randint(2, 4))
+        w = p.rng.choice(D.W_CHOICES)
+        d = D.dp_delta(Y, Z, w)
+        n += 1
+        ok = indist_literal(Y, Z, w, d) and indist_literal(Z, Y, w, d)
+        if d > 0:
+            ok = ok and not indist_literal(Y, Z, w, d - F(1, 10 ** 6))
+        if not p.require(ok, "indistinguishable iff both-direction delta <= delta; symmetric", f"Y={Y} Z={Z} e^eps={w}"):
+            return
+    xs = multisets(3)
+    for alpha in (F(1, 2), F(2, 3)):
+        mech = lambda x, a=alpha: clamped_geometric(x, a, 3)  # noqa: E731
+        for w, delta in ((1 / alpha, F(0)), (1 / alpha - F(1, 10), F(0)), (F(1), F(1, 3)), (F(3, 2), F(1, 10))):
+            pairs = all(indist_literal(mech(x), mech(y), w, delta) for x in xs for y in xs if adjacent(x, y))
+            n += 1
+            if not p.require(pairs == is_dp(mech, xs, w, delta), "DP iff adjacent outputs indistinguishable",
+                             f"alpha={alpha} e^eps={w} delta={delta}"):
+                return
+    p.instances("both event inequalities over all events <=> both-direction positive-part delta; symmetry; Definition 1 "
+                "<=> indistinguishability of adjacent outputs (clamped geometric mechanism, every adjacent pair)", n,
+                "exhaustive")
