@@ -8,11 +8,14 @@ sides expands to zero.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import sympy as sp
 
 from .._framework import Proof, statement
 
 
+@lru_cache(maxsize=None)
 def kl_chain_identity(ny: int) -> bool:
     x0, x0p = sp.symbols("p q", positive=True)
     X, Xp = [x0, 1 - x0], [x0p, 1 - x0p]
