@@ -173,6 +173,18 @@ def concomp(*nodes):
 
 
 def build(node, d: T.TF, kernel=None):
+    """See :func:`_build` (cached when the default exact-LP kernel is used)."""
+    if kernel is None:
+        return _build_cached(node, d)
+    return _build(node, d, kernel)
+
+
+@lru_cache(maxsize=2048)
+def _build_cached(node, d):
+    return _build(node, d, None)
+
+
+def _build(node, d: T.TF, kernel=None):
     """Theorem 4.1's induction for D = f-DP: returns (pairs, sim), ``pairs`` the non-interactive
     pair (Y, Y') (one (p, q) per outcome; outcomes are indices) and ``sim`` the post-processing P.
 
@@ -183,6 +195,7 @@ def build(node, d: T.TF, kernel=None):
     P((a, y), ...) = (a, P_a(y, ...)).
     ``kernel(src, dst)`` finds the Blackwell kernels (default: the exact LP, verified exactly).
     """
+    rec = (lambda n, dd: build(n, dd, kernel))
     kernel = kernel or _lp.blackwell_kernel
     kind = node[0]
     if kind == "E":
@@ -190,7 +203,7 @@ def build(node, d: T.TF, kernel=None):
     if kind == "A":
         pairs, labels, subs = [], [], {}
         for a, p0, p1, child in node[1]:
-            pa, sa = build(child, tight_rec(child), kernel)
+            pa, sa = rec(child, tight_rec(child))
             subs[a] = sa
             for k, (u, v) in enumerate(pa):
                 if p0 * u or p1 * v:
@@ -200,7 +213,7 @@ def build(node, d: T.TF, kernel=None):
     src = T.canonical(d)
     subs = {}
     for q, child in node[1]:
-        pq, sq = build(child, d, kernel)
+        pq, sq = rec(child, d)
         K = kernel(src, pq)
         if K is None:
             raise ValueError(f"no Blackwell kernel from d to the pair of query {q}")
