@@ -8,7 +8,11 @@ PAPERS = {
         "Murtagh, Vadhan. The Complexity of Computing the Optimal Composition of Differential Privacy (TCC 2016)",
         "murtagh-vadhan-2016-complexity-optimal-composition.txt",
     ),
+    "vadhan_zhang": (
+        "Vadhan, Zhang. Concurrent Composition Theorems for Differential Privacy (STOC 2023)",
+        "vadhan-zhang-2023-concurrent-composition-fdp.txt",
+    ),
 }
 
 #: Papers planned (their subpackages are added as their checks are written).
-PLANNED = ("kairouz_oh_viswanath", "vadhan_wang", "vadhan_zhang", "smith_thakurta")
+PLANNED = ("kairouz_oh_viswanath", "vadhan_wang", "smith_thakurta")
