@@ -93,17 +93,6 @@ def lemma(p: Proof) -> None:
 
 
 @statement(
-    "Equation (4)",
-    "sup S = h(alpha) := inf_{F: supp(F) subset S, A: S -> [0,1]} {E[F(A(F))] : E[A(F)] <= alpha}.",
-)
-def equation_4(p: Proof) -> None:
-    if check_family(p):
-        p.refute("sup S = h (formula (4))", COUNTER)
-    p.correct("sup S = h-bar: formula (4) on (0, 1], its limit at 0 (equal to formula (4) for finite S).",
-              lambda q: correction(q, 6))
-
-
-@statement(
     "Lemma 2.4 (proof: h is the least upper bound)",
     "For an upper bound h' of S (h' <= f pointwise for f in S) and any F, A with E[A(F)] <= alpha: "
     "h'(alpha) <= h'(E[A(F)]) <= E[h'(A(F))] <= E[F(A(F))], hence h' <= h pointwise.",
