@@ -67,3 +67,21 @@ def certainly(pred, maxprec: int = 1024) -> bool:
         return False
     finally:
         ctx.prec = old
+
+
+def decide(holds, fails, maxprec: int = 4096):
+    """Three-valued: True if ``holds()`` is certain at some precision up to ``maxprec``, False if ``fails()``
+    is, None if neither (the caller reports the instance as undecided; nothing is guessed)."""
+    old = ctx.prec
+    try:
+        prec = 64
+        while prec <= maxprec:
+            ctx.prec = prec
+            if holds():
+                return True
+            if fails():
+                return False
+            prec *= 2
+        return None
+    finally:
+        ctx.prec = old

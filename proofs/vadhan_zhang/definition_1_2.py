@@ -119,8 +119,8 @@ def adversary_from(strat, tree):
 )
 def definition(p: Proof) -> None:
     n = 0
-    for _ in range(12 if p.full else 5):
-        rounds = p.rng.randint(1, 3 if p.full else 2)
+    for _ in range(10 if p.full else 5):
+        rounds = p.rng.randint(1, 2)
         ncoins = p.rng.randint(1, 4)
         table = rand_protocol(p.rng, rounds, ncoins)
         tree = to_tree(table, ncoins, rounds)

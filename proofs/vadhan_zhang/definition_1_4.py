@@ -29,9 +29,9 @@ def literal(tree, w, d, rng, randomized=2) -> bool:
         k = rng.randint(2, 3)
         picks = [rng.randrange(len(views)) for _ in range(k)]
         views.append([(a / k, b / k) for i in picks for a, b in views[i]])
-    # every set S of views: literally over all subsets when there are at most 8 views, else through the
+    # every set S of views: literally over all subsets when there are at most 6 views, else through the
     # maximising set {P > w Q} (their equality is checked exhaustively in Definition 1.1)
-    hs = [T.hockey_brute if len(v) <= 8 else T.hockey for v in views]
+    hs = [T.hockey_brute if len(v) <= 6 else T.hockey for v in views]
     return all(h(v, w) <= d and h(T.swap(v), w) <= d for h, v in zip(hs, views))
 
 
@@ -42,7 +42,7 @@ def literal(tree, w, d, rng, randomized=2) -> bool:
 )
 def definition(p: Proof) -> None:
     n = 0
-    for _ in range(12 if p.full else 5):
+    for _ in range(7 if p.full else 4):
         tree = G.rand_tree(p.rng, p.rng.randint(1, 2), first=p.rng.choice("QA"))
         f = G.tight_rec(tree)
         for w in (F(1), F(2), F(9, 2)):

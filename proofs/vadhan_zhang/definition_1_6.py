@@ -35,42 +35,60 @@ def definition(p: Proof) -> None:
     p.symbolic("threshold test y >= c: 1 - alpha = Phi(c) and Phi' = exp(-c^2/2)/sqrt(2 pi) > 0 (Phi injective), so "
                "Phi^{-1}(1 - alpha) = c and beta = Phi(c - mu) = G_mu(alpha)",
                sp.simplify(1 - alpha - Phi) == 0 and dPhi.is_positive is True)
-    n = 0
+    n = undecided = 0
     mus = [F(1, 2), F(1), F(2), F(5)] + ([F(1, 10), F(10)] if p.full else [])
+
+    def chord_points(m, cuts):
+        """Breakpoints of the discretised pair's trade-off function (evaluated at the current precision):
+        the likelihood ratio exp(mu y - mu^2/2) increases with y, so the top intervals are rejected first."""
+        masses = Gs.interval_masses(m, cuts)
+        pts = [(Gs.arb(0), Gs.arb(1))]
+        a, b = Gs.arb(0), Gs.arb(1)
+        for pm, qm in reversed(masses):
+            a, b = a + pm, b - qm
+            pts.append((a, b))
+        return pts
+
+    def gap(m, cuts, k, lam):
+        """chord - G_mu at the point lam of the k-th segment (a ball at the current precision)."""
+        pts = chord_points(m, cuts)
+        (a0, b0), (a1, b1) = pts[k], pts[k + 1]
+        am = a0 * (1 - Gs.A(lam)) + a1 * Gs.A(lam)
+        bm = b0 * (1 - Gs.A(lam)) + b1 * Gs.A(lam)
+        return bm - Gs.Phi(Gs.Phi_inv(1 - am) - Gs.A(m))
+
+    below_chord = lambda *a: gap(*a) > 0
+    not_below = lambda *a: gap(*a) <= 0
+
     for m in mus:
         for cuts in ([F(0)], [F(-1), F(1, 2)], [F(-2), F(0), F(1), F(3)], [F(k, 2) for k in range(-4, 6)]):
-            masses = Gs.interval_masses(m, cuts)
-            # likelihood ratio q/p = exp(mu y - mu^2/2) increases with y: reject the top intervals first
-            pts = [(Gs.arb(0), Gs.arb(1))]
-            a, b = Gs.arb(0), Gs.arb(1)
-            for pm, qm in reversed(masses):
-                a, b = a + pm, b - qm
-                pts.append((a, b))
-            for (a0, b0), (a1, b1) in zip(pts[:-1], pts[1:-1]):
+            for k in range(len(cuts)):            # every segment but the last (which ends at (1, 0))
                 for lam in (F(1, 3), F(1, 2), F(3, 4)):
-                    am = a0 * (1 - Gs.A(lam)) + a1 * Gs.A(lam)
-                    bm = b0 * (1 - Gs.A(lam)) + b1 * Gs.A(lam)
+                    ok = Gs.decide(lambda: below_chord(m, cuts, k, lam), lambda: not_below(m, cuts, k, lam))
+                    if ok is None:
+                        undecided += 1
+                        continue
                     n += 1
-                    ok = Gs.certainly(lambda: Gs.Phi(Gs.Phi_inv(1 - am) - Gs.A(m)) < bm)
                     if not p.require(ok, "discretised test beats no Neyman-Pearson test (G_mu < chord)",
-                                     f"mu={m} cuts={cuts} lambda={lam}"):
+                                     f"mu={m} cuts={cuts} segment={k} lambda={lam}"):
                         return
     p.instances("N(0,1) vs N(mu,1), mu in {1/2, 1, 2, 5}: rejection rules measurable w.r.t. interval partitions "
                 "(up to 11 intervals) have trade-off strictly above G_mu between breakpoints", n, "certified")
+    if undecided:
+        p.note(f"{undecided} comparisons stayed undecided at 4096 bits (reported, not counted).")
     m = F(1)
     cuts = [F(k, 8) for k in range(-24, 33)]
-    masses = Gs.interval_masses(m, cuts)
-    a, b = Gs.arb(0), Gs.arb(1)
-    best = None
-    target = Gs.A(F(1, 4))
-    pts = [(a, b)]
-    for pm, qm in reversed(masses):
-        a, b = a + pm, b - qm
-        pts.append((a, b))
-    for (a0, b0), (a1, b1) in zip(pts, pts[1:]):
-        if a0 < target and a1 > target:
-            best = b0 + (b1 - b0) * (target - a0) / (a1 - a0)
-    ok = best is not None and Gs.certainly(lambda: best - Gs.G(m, F(1, 4)) < Gs.A(F(1, 100)))
+
+    def close():
+        target = Gs.A(F(1, 4))
+        pts = chord_points(m, cuts)
+        for (a0, b0), (a1, b1) in zip(pts, pts[1:]):
+            if a0 < target and a1 > target:
+                best = b0 + (b1 - b0) * (target - a0) / (a1 - a0)
+                return best - Gs.G(m, F(1, 4)) < Gs.A(F(1, 100))
+        return False
+
+    ok = Gs.certainly(close)
     if p.require(ok, "refining the partition approaches G_mu", "mu = 1, step 1/8 on [-3, 4], alpha = 1/4"):
         p.instances("mu = 1, partition step 1/8 on [-3, 4]: the discretised trade-off at alpha = 1/4 is within 10^-2 "
                     "of G_mu(1/4)", 1, "certified")

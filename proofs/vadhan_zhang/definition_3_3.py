@@ -4,7 +4,7 @@ Printed: f: A^S -> B (S finite) is continuous in each variable if for every i an
 x -> f(a_1, .., x, .., a_n) is continuous.
 
 What Theorem 4.1's proof uses it for is checked exhaustively for n = 2 over every complete poset A with
-at most 2 elements (3 with --full) and B with at most 3, and every function A^2 -> B: continuity in each
+at most 2 elements and B with at most 3 (4 with --full), and every function A^2 -> B: continuity in each
 variable implies monotonicity in the product order ("by monotonicity of ChainRule") and
 f(sup S_1, sup S_2) = sup f(S_1 x S_2) for every product of nonempty sets (the exchange of sup and
 ChainRule over a product set of adversaries, Equations (19)-(20)).
@@ -29,8 +29,8 @@ def product_le(A, x, y):
 )
 def definition(p: Proof) -> None:
     n = 0
-    As = Po.complete_posets(3 if p.full else 2)
-    Bs = Po.complete_posets(3)
+    As = Po.complete_posets(2)
+    Bs = Po.complete_posets(4 if p.full else 3)
     for A in As:
         pts = [(a, b) for a in range(A[0]) for b in range(A[0])]
         subsets = list(Po.nonempty_subsets(A[0]))
@@ -49,5 +49,5 @@ def definition(p: Proof) -> None:
                 if not p.require(mono and prod, "continuous in each variable => monotone and sup over product sets",
                                  f"A={sorted(A[1])} B={sorted(B[1])} f={f}"):
                     return
-    p.instances("every function A^2 -> B continuous in each variable (A <= 2 elements, B <= 3, complete): monotone in "
+    p.instances("every function A^2 -> B continuous in each variable (A <= 2 elements, B <= 3 or 4, complete): monotone in "
                 "the product order and commuting with sups of product sets", n, "exhaustive")

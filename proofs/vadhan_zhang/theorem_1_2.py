@@ -56,7 +56,7 @@ def rr_views_equal(tree, w, p: Proof) -> int:
 )
 def theorem(p: Proof) -> None:
     n = 0
-    for i in range(8 if p.full else 4):
+    for i in range(8 if p.full else 3):
         tree = G.rand_dp_tree(p.rng, p.rng.randint(1, 2), p.rng.choice([F(2), F(4)]))
         if i % 2:
             a = T.rand_dist(p.rng, 2, 6, False)

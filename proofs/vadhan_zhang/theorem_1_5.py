@@ -73,9 +73,9 @@ def theorem(p: Proof) -> None:
 )
 def rr_suffices(p: Proof) -> None:
     n = 0
-    for tree in trees(p):
+    for j, tree in enumerate(trees(p)):
         f = G.tight_rec(tree)
-        for w in (F(2), F(1000)):
+        for w in ((F(2), F(1000)) if p.full else (F(2) if j % 2 else F(1000),)):
             d = T.delta_for(f, w)
             rr = [pq for pq in T.rr_pair(w, d) if pq[0] or pq[1]]
             pairs, sim = G.build(tree, T.feps(w, d))
