@@ -39,7 +39,21 @@ def behaviours(tree):
 
     collect(tree, ())
     seen = set()
-    for choice in itertools.product(*[range(2) for _ in points]):
+    arity = {}
+
+    def arities(node, hist):
+        if node[0] == "E":
+            return
+        if node[0] == "Q":
+            arity[hist] = len(node[1])
+            for q, child in node[1]:
+                arities(child, hist + (q,))
+        else:
+            for a, _, _, child in node[1]:
+                arities(child, hist + (a,))
+
+    arities(tree, ())
+    for choice in itertools.product(*[range(arity[pt]) for pt in points]):
         fn = dict(zip(points, choice))
 
         def induced(node, hist):

@@ -2,9 +2,10 @@
 mechanism's message comes first, specifying a deterministic adversary B is specifying B_{a1} for every a1, so
 the sup over B is a sup over the product set of the (B_{a1})_{a1}.
 
-Checked exactly: for random mechanism-first mechanisms, the deterministic adversaries are in bijection with
-the product of the continuation adversaries (counted and enumerated), and the sup over B of the
-ChainRule values equals the sup over the product set (the same set of trade-off functions).
+Checked exactly: for random mechanism-first mechanisms, the deterministic adversaries -- enumerated as every
+function from the adversary's decision points (histories) to messages, identified by behaviour
+(Definition 4.1's enumeration) -- are exactly the tuples of such adversaries of the continuations M_a1; and
+the sup over B of the ChainRule values equals the sup over the product set.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import itertools
 from .._framework import Proof, statement
 from . import _games as G
 from . import _tradeoff as T
+from .definition_4_1 import behaviours
 from .equation_18 import answer_first
 
 
@@ -25,11 +27,11 @@ from .equation_18 import answer_first
 def equation(p: Proof) -> None:
     n = 0
     for tree in answer_first(p):
-        subs = [G.strategies(child) for _, _, _, child in tree[1]]
+        subs = [behaviours(child)[0] for _, _, _, child in tree[1]]
         prod = list(itertools.product(*subs))
+        whole = behaviours(tree)[0]
         n += 1
-        if not p.require(sorted(map(repr, prod)) == sorted(map(repr, G.strategies(tree))), "B <-> (B_a1)_a1",
-                         f"tree={tree}"):
+        if not p.require(set(prod) == whole and len(prod) == len(whole), "B <-> (B_a1)_a1", f"tree={tree}"):
             return
         lhs = T.envelope(T.tradeoff(G.view_pairs(tree, s)) for s in G.strategies(tree))
         rhs = T.envelope(T.chain_rule([(p0, p1, T.tradeoff(G.view_pairs(ch, sb)))
