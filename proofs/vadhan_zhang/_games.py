@@ -22,7 +22,7 @@ from __future__ import annotations
 import itertools
 from fractions import Fraction as F
 from functools import lru_cache
-from typing import Dict, List, Tuple
+from typing import Dict, Tuple
 
 from . import _lp
 from . import _tradeoff as T

@@ -14,7 +14,6 @@ both datasets. This is what licenses modelling a stateful mechanism by its condi
 
 from __future__ import annotations
 
-import itertools
 from fractions import Fraction as F
 
 from .._framework import Proof, statement

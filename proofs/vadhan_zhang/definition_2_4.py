@@ -3,7 +3,8 @@
 Printed: (D, <=) is complete if every nonempty subset S has a supremum sup(S) (an upper bound below
 every upper bound); "sup(S) is always unique".
 
-Checked exhaustively on every partial order with at most 4 elements (up to isomorphism): every nonempty subset has at most one least upper bound; and completeness as defined is
+Checked exhaustively on every partial order with at most 4 elements (up to isomorphism): every
+nonempty subset has at most one least upper bound; and completeness as defined is
 what the checks of Definitions 3.2 and 3.3 use (the complete ones are listed).
 """
 

@@ -18,7 +18,7 @@ import itertools
 
 from .._framework import Proof, statement
 from . import _games as G
-from .definition_1_2 import HALT, rand_protocol, run_literal, to_tree
+from .definition_1_2 import adversary_from, rand_protocol, run_literal, to_tree
 
 
 def behaviours(tree):
@@ -88,8 +88,6 @@ def definition(p: Proof) -> None:
                          f"rounds={rounds}: {len(strats)} behaviours vs {G.count_strategies(tree)}"):
             return
         for s in G.strategies(tree):
-            from .definition_1_2 import adversary_from
-
             for x in (0, 1):
                 law = run_literal(table, ncoins, x, adversary_from(s, tree))
                 n += 1

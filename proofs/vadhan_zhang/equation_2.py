@@ -9,8 +9,6 @@ at every alpha checked.
 
 from __future__ import annotations
 
-from fractions import Fraction as F
-
 from .._framework import Proof, statement
 from . import _tradeoff as T
 

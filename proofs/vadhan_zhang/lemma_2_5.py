@@ -11,8 +11,6 @@ largest likelihood ratio and S_2 are at most their deterministic maxima.
 
 from __future__ import annotations
 
-from fractions import Fraction as F
-
 from .._framework import Proof, statement
 from . import _divergences as Dv
 from . import _games as G

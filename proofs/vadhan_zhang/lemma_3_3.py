@@ -8,8 +8,6 @@ envelope).
 
 from __future__ import annotations
 
-from fractions import Fraction as F
-
 from .._framework import Proof, statement
 from . import _tradeoff as T
 from .lemma_1_7 import check_continuity, continuity_instances, joint

@@ -17,12 +17,9 @@ communication the statement is neither checked nor proved in the paper (see the 
 
 from __future__ import annotations
 
-from fractions import Fraction as F
-
 from .._framework import Proof, statement
 from . import _concurrent as C
 from . import _games as G
-from . import _lp
 from . import _tradeoff as T
 
 

@@ -11,8 +11,6 @@ the reversed poset order of Section 2 the statement would be false (see the evid
 
 from __future__ import annotations
 
-from fractions import Fraction as F
-
 from .._framework import Proof, statement
 from . import _lp
 from . import _tradeoff as T

@@ -14,8 +14,6 @@ first query through the canonical pair of d (Blackwell kernels, exact LP, verifi
 
 from __future__ import annotations
 
-from fractions import Fraction as F
-
 from .._framework import Proof, statement
 from . import _concurrent as C
 from . import _games as G

@@ -17,7 +17,6 @@ from fractions import Fraction as F
 from typing import Dict
 
 from .._framework import Proof, statement
-from . import _concurrent as C
 from . import _games as G
 from . import _tradeoff as T
 
