@@ -12,7 +12,11 @@ PAPERS = {
         "Vadhan, Wang. Concurrent Composition of Differential Privacy (TCC 2021)",
         "vadhan-wang-2021-concurrent-composition.txt",
     ),
+    "vadhan_zhang": (
+        "Vadhan, Zhang. Concurrent Composition Theorems for Differential Privacy (STOC 2023)",
+        "vadhan-zhang-2023-concurrent-composition-fdp.txt",
+    ),
 }
 
 #: Papers planned (their subpackages are added as their checks are written).
-PLANNED = ("kairouz_oh_viswanath", "vadhan_zhang", "smith_thakurta")
+PLANNED = ("kairouz_oh_viswanath", "smith_thakurta")
