@@ -26,7 +26,7 @@ from typing import Callable, Sequence, Union
 
 from flint import arb
 
-from ._gauss import A, Ball, Phi, check_gdp
+from ._gauss import A, Ball, Phi, check_gdp, decide
 
 __all__ = ["Mech", "gauss", "table", "rr", "certify", "filter_accepts", "adversaries"]
 
@@ -40,6 +40,7 @@ class Mech:
     thresholds: tuple = ()     # gauss: quantiser F(x) = #{t_k < x}
     P: tuple = ()              # table: M(D)
     Q: tuple = ()              # table: M(D')
+    exp_eps: F = None          # randomized response: e^eps
 
     @property
     def mu2(self) -> F:
@@ -59,6 +60,10 @@ class Mech:
 def _interval(lo, hi, shift) -> Prob:
     """P[lo < shift + Z <= hi] as a callable ball."""
     def f():
+        if lo is not None and lo > shift:
+            # upper tail: Phi(shift - lo) - Phi(shift - hi), no cancellation against 1
+            a = arb(0) if hi is None else Phi(A(shift) - A(hi))
+            return Phi(A(shift) - A(lo)) - a
         a = arb(0) if lo is None else Phi(A(lo) - A(shift))
         c = arb(1) if hi is None else Phi(A(hi) - A(shift))
         return c - a
@@ -79,13 +84,22 @@ def rr(exp_eps, mu) -> Mech:
     """Randomized response with e^eps = exp_eps (rational): reports b correctly w.p. e^eps/(1+e^eps)."""
     w = F(exp_eps)
     p = 1 / (1 + w)
-    return table(f"rr(e^eps={w}, mu={F(mu)})", mu, (1 - p, p), (p, 1 - p))
+    return Mech(f"rr(e^eps={w}, mu={F(mu)})", F(mu), (), (1 - p, p), (p, 1 - p), w)
 
 
 def certify(m: Mech) -> tuple[bool, str]:
-    """Is the table mechanism m mu-GDP (certified, at every vertex of its trade-off curve)?"""
+    """Is the table mechanism m mu-GDP (certified)?
+
+    Randomized response: its only non-trivial trade-off vertex is (p, p), p = 1/(1 + e^eps), and
+    G_mu (convex, symmetric) crosses the diagonal at Phi(-mu/2); so rr is mu-GDP iff
+    Phi(mu/2) >= e^eps/(1 + e^eps) (decided strictly, a closed form independent of G). Other
+    tables: every vertex of the trade-off curve against G_mu."""
     if m.thresholds:
         return True, "F(b mu + Z) by construction"
+    if m.exp_eps is not None:
+        w = m.exp_eps
+        ok = decide(lambda: Phi(A(m.mu) / 2) - A(w / (1 + w)), f"{m.name}")
+        return ok, "" if ok else f"Phi(mu/2) < e^eps/(1 + e^eps) for {m.name}"
     return check_gdp(m.mu, list(m.P), list(m.Q))
 
 

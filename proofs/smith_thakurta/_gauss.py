@@ -141,13 +141,15 @@ def tradeoff_vertices(P: Sequence, Q: Sequence) -> list[tuple[list[int], bool]]:
                 for i in idx:
                     p, q = _ball(P[i]), _ball(Q[i])
                     if not p > 0:
-                        raise Undecided("an outcome with P(o) not certified > 0 in a ball-valued distribution")
+                        break
                     r = q / p
                     rs.append((r.lower(), r.upper()))
-                gs = [[idx[j] for j in g] for g in _groups(rs)]
-            groups = gs
-            if all(len(g) == 1 for g in gs):
-                break
+                else:
+                    groups = [[idx[j] for j in g] for g in _groups(rs)]
+                    if all(len(g) == 1 for g in groups):
+                        break
+        if groups is None:
+            raise Undecided(f"an outcome with P(o) not certified > 0 at {PRECS[-1]} bits")
         exact = False
     out = []
     pre: list[int] = []

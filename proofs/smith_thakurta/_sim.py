@@ -141,8 +141,10 @@ ADVERSARIES = [
 
 
 def simulate(adv: Callable, T: int, b: int, mu0: float, N: int, rng: np.random.Generator,
-             factor: Callable[[np.ndarray], np.ndarray] = canon_chol_batch, use_u: bool = True):
-    """(responses W (N, T), queries mu (N, T)) of F*(b mu_0 + Z_0) against the adversary."""
+             factor: Callable[[np.ndarray], np.ndarray] = None, use_u: bool = True):
+    """(responses W (N, T), queries mu (N, T)) of F*(b mu_0 + Z_0) against the adversary
+    (``factor``: the batch Cholesky routine, :func:`canon_chol_batch` by default)."""
+    factor = factor or canon_chol_batch
     W0 = b * mu0 + rng.standard_normal(N)
     V = rng.standard_normal((N, T))
     W = np.zeros((N, T))

@@ -40,8 +40,8 @@ def menus(full: bool) -> list:
     ]
     if full:
         out += [
-            (F(1), [rr(F(3, 2), F(11, 20)), rr(2, F(9, 10)), tern], 3),
-            (F(2), [rr(2, F(9, 10)), asym, tern], 3),
+            (F(1), [rr(F(3, 2), F(11, 20)), rr(2, F(9, 10))], 3),
+            (F(2), [rr(2, F(9, 10)), asym, rr(4, F(17, 10))], 3),
         ]
     return out
 
@@ -64,7 +64,8 @@ def claim(p: Proof) -> None:
             if not p.require(ok, f"M_0 (non-Gaussian M_i) is {mu0}-GDP", f"mu_0 = {mu0}, adversary {desc}: {w}"):
                 return
     p.instances("M_0 built from non-Gaussian mu_i-GDP mechanisms (exact rational tables: randomized response, an "
-                "asymmetric binary and a ternary mechanism; each declared mu certified at its trade-off vertices) with "
+                "asymmetric binary and a ternary mechanism; each declared mu certified: Phi(mu/2) >= e^eps/(1 + e^eps) for "
+                "randomized response, every trade-off vertex above G_mu for the others) with "
                 "the filter is mu_0-GDP against every deterministic adaptive adversary (mu_0 in {1, 2, 6}, depth "
                 + ("2-3" if p.full else "2") + "; exact likelihood-ratio order, Arb for G_{mu_0})", n, "certified")
     p.note("The hypothesis (A is mu_0-GDP for every Adv) is what the rest of Theorem 1's proof shows; this entry checks "
@@ -98,12 +99,11 @@ def simulation(p: Proof) -> None:
     rrs = {}
     for mu0, menu, _ in menus(p.full):
         for m in menu:
-            if m.name.startswith("rr("):
+            if m.exp_eps is not None:
                 rrs[m.name] = m
     n_lam = 0
     for m in rrs.values():
-        w = (1 - m.P[1]) / m.P[1]
-        pp, yb, lb = _rr_parts(w, m.mu)
+        pp, yb, lb = _rr_parts(m.exp_eps, m.mu)
         n_lam += 1
         in_range = decide(lambda: lb(), "lambda > 0") and decide(lambda: A(F(1, 2)) - lb(), "lambda < 1/2")
         if not p.require(in_range, "the flip probability lambda is in [0, 1/2] (F_i exists)", m.name):
@@ -113,11 +113,10 @@ def simulation(p: Proof) -> None:
     # chain rule: the transcript of Adv' fed F_i(H_i) (Gaussian H_i) has M_0's exact law, every adversary
     n = 0
     for mu0, menu, depth in menus(False):
-        menu = [m for m in menu if m.name.startswith("rr(")]
+        menu = [m for m in menu if m.exp_eps is not None]
         sim = {}
         for m in menu:
-            w = (1 - m.P[1]) / m.P[1]
-            _, yb, lb = _rr_parts(w, m.mu)
+            _, yb, lb = _rr_parts(m.exp_eps, m.mu)
             # outcome 1 under b = 0: 1[Z > mu/2] flipped; under b = 1: 1[mu + Z > mu/2] flipped
             one0 = Ball(lambda yb=yb, lb=lb: (1 - lb()) * (1 - yb()) + lb() * yb())
             one1 = Ball(lambda yb=yb, lb=lb: (1 - lb()) * yb() + lb() * (1 - yb()))

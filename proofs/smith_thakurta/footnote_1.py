@@ -159,7 +159,8 @@ def correction_check(q: Proof) -> None:
             L[i, i] = sp.sqrt(r_prefix(m, i + 1)) / sp.sqrt(r_prefix(m, i))
         S = sp.eye(T) - sp.Matrix(m) * sp.Matrix(m).T
         ok = all(is_zero(L[i, j] - K[i, j]) for i in range(T) for j in range(T))
-        ok = ok and all(is_zero((L * L.T)[i, j] - S[i, j]) for i in range(T) for j in range(i + 1))
+        KK = K * K.T                                     # = L L^T, as L = K entrywise
+        ok = ok and all(is_zero(KK[i, j] - S[i, j]) for i in range(T) for j in range(i + 1))
         if not q.symbolic(f"T = {T}, symbolic m (prefix norms < 1): the corrected recursion gives L_ij = "
                           f"-m_i m_j/sqrt(r_(j-1) r_j), L_jj = sqrt(r_j/r_(j-1)) (r_j = 1 - |m_j|^2) and L L^T = "
                           f"I - m m^T", ok):
@@ -172,7 +173,8 @@ def correction_check(q: Proof) -> None:
         K, cnt = canonical(A)
         n += 1
         if not q.require(cnt == 1 and is_canonical(L, A) and _equal(L, K),
-                         "corrected recursion = the canonical Cholesky factor", f"m = {[str(x) for x in m]}"):
+                         "corrected recursion = the canonical Cholesky factor",
+                         "m = (" + ", ".join(str(x) for x in m) + ")"):
             return
     q.instances("exact (Q(sqrt)) instances, " + describe(q, 4 if q.full else 3) + " (prefixes of norm 1 included): "
                 "the corrected recursion equals the unique canonical factor found by exhaustive search over zero-column "

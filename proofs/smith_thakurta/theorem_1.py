@@ -46,9 +46,17 @@ def menus(full: bool) -> list:
         out += [
             (F(1), [g(F(3, 5), 0), g(F(4, 5), F(1, 2)), rr(2, F(9, 10))], 3),
             (F(20), [g(12, 6), g(16, 9), g(15, 2, 10), rr(10 ** 6, 10)], 2),
-            (F(2), [g(1, 0), g(F(6, 5), 1), g(F(8, 5), F(1, 2)), rr(3, F(3, 2))], 3),
+            (F(2), [g(1, 0), g(F(6, 5), 1), rr(3, F(3, 2))], 3),
         ]
     return out
+
+
+def _fmt(m) -> str:
+    return "(" + ", ".join(str(x) for x in m) + ")"
+
+
+def _fmt_mat(A) -> str:
+    return "[" + "; ".join(" ".join(str(x) for x in row) for row in A) + "]"
 
 
 EPS_GRID = [F(0), F(1, 2), F(1), F(2), F(4), F(8), F(16)]
@@ -93,7 +101,7 @@ def theorem(p: Proof) -> None:
             if not p.require(ok, f"M_0 is {mu0}-GDP against an adaptive adversary",
                              f"mu_0 = {mu0}, adversary {desc}: {w}"):
                 return
-            if n_adv % (1 if p.full else 4) == 0:
+            if n_adv % 4 == 0:
                 for eps in EPS_GRID:
                     for X, Y in ((P0, P1), (P1, P0)):
                         n_eps += 1
@@ -117,11 +125,11 @@ def theorem(p: Proof) -> None:
                 "trade-off curve, Arb) against every deterministic adaptive adversary over the menus (mu_0 in {1, 3, 8}"
                 + (", and {2, 20} at depth 2-3" if p.full else "") + ")", n_adv, "certified")
     p.instances("the same transcripts satisfy hockey-stick(eps) <= delta_{mu_0}(eps) = Phi(-eps/mu_0 + mu_0/2) - "
-                "e^eps Phi(-eps/mu_0 - mu_0/2), both directions, eps in {0, 1/2, 1, 2, 4, 8, 16}"
-                + ("" if p.full else " (every 4th adversary)"), n_eps, "certified")
+                "e^eps Phi(-eps/mu_0 - mu_0/2), both directions, eps in {0, 1/2, 1, 2, 4, 8, 16} (every 4th "
+                "adversary)", n_eps, "certified")
     p.note("Menu mechanisms: gauss(mu, t...) = quantiser of b mu + Z (mu-GDP by the definition); rr(e^eps, mu) = "
-           "randomized response, its declared mu certified at its trade-off vertex (e.g. rr(e^eps = 2) needs "
-           "mu >= 2 Phi^{-1}(2/3) = 0.861...). A refused query yields 'refused' with probability 1 under both data sets.")
+           "randomized response, its declared mu certified by Phi(mu/2) >= e^eps/(1 + e^eps) (its trade-off vertex (p, p) "
+           "lies above G_mu; e.g. rr(e^eps = 2) needs mu >= 2 Phi^{-1}(2/3) = 0.861...). A refused query yields 'refused' with probability 1 under both data sets.")
     p.note("Typos, not errata: the display sums to 'n' where T is meant; the introduction's 'mu)^2' is mu_0^2 (both in "
            "the paper's LaTeX); 'the privacy parameters adds up'. The hypothesis that each M_i is mu_i-GDP comes from "
            "the preceding paragraph ('as above').")
@@ -137,7 +145,7 @@ def filter_arith(p: Proof) -> None:
     menu2 = [F(0), F(1, 4), F(9, 25), F(1, 2), F(16, 25), F(2, 3), F(1), F(5, 4)]   # squared budgets mu_i^2
     n = 0
     for mu0 in (F(1), F(3, 2), F(2)):
-        for L in range(1, (5 if p.full else 3) + 1):
+        for L in range(1, (4 if p.full else 3) + 1):
             for qs in itertools.product(menu2, repeat=L):
                 qs = [q * mu0 * mu0 if mu0 != 1 else q for q in qs]
                 spent, answered = F(0), []
@@ -155,7 +163,7 @@ def filter_arith(p: Proof) -> None:
                 if not p.require(ok, "answered queries satisfy sum mu_i^2 <= mu_0^2, i.e. sum m_i^2 <= 1",
                                  f"mu_0 = {mu0}, queries {qs}"):
                     return
-    p.instances("every sequence of up to " + ("5" if p.full else "3") + " squared budgets from {0, 1/4, 9/25, 1/2, "
+    p.instances("every sequence of up to " + ("4" if p.full else "3") + " squared budgets from {0, 1/4, 9/25, 1/2, "
                 "16/25, 2/3, 1, 5/4} (scaled by mu_0^2, mu_0 in {1, 3/2, 2}; mu_i^2 rational, mu_i may be irrational): "
                 "the answered ones sum to <= mu_0^2 (equality included), each refusal is forced, the normalised "
                 "sum m_i^2 <= 1 is the same condition", n, "exhaustive")
@@ -205,7 +213,7 @@ def psd(p: Proof) -> None:
     n = 0
     for m in grid_instances(p, 3):
         n += 1
-        if not p.require(canonical(sigma(m))[1] == 1, "Sigma_T has a Cholesky factor (PSD)", f"m = {m}"):
+        if not p.require(canonical(sigma(m))[1] == 1, "Sigma_T has a Cholesky factor (PSD)", f"m = {_fmt(m)}"):
             return
     p.instances(describe(p, 3) + ": Sigma_T has a canonical Cholesky factor, hence is PSD", n,
                 "exhaustive")
@@ -255,7 +263,8 @@ def unique(p: Proof) -> None:
         L, cnt = canonical(A)
         n += 1
         if not p.require(cnt == 1 and is_canonical(L, A), "exactly one canonical factor",
-                         f"m = {m}: {cnt} zero-column sets admit a factor"):
+                         f"m = {_fmt(m)}: {cnt} zero-column sets admit a factor"
+                         + ("" if L is None or is_canonical(L, A) else f"; it is not canonical: {L}")):
             return
     for _ in range(150 if p.full else 40):
         T = p.rng.randint(1, 4)
@@ -263,7 +272,7 @@ def unique(p: Proof) -> None:
         L, cnt = canonical(A)
         n_gen += 1
         if not p.require(cnt == 1 and is_canonical(L, A), "exactly one canonical factor (general PSD)",
-                         f"A = {A}: {cnt}"):
+                         f"A = {_fmt_mat(A)}: {cnt} zero-column sets admit a factor"):
             return
     p.instances("Sigma_T = I - m m^T, " + describe(p, 3 if p.full else 2) + ": of all sets of T - rank(Sigma_T) zero columns exactly "
                 "one admits a lower-triangular L with L L^T = Sigma_T and positive diagonal elsewhere (for a given set "
@@ -289,7 +298,7 @@ def blocks(p: Proof) -> None:
             Li = [row[:i] for row in L[:i]]
             n += 1
             if not p.require(is_canonical(Li, sigma(m[:i])), "L_i is the canonical factor of Sigma_i",
-                             f"m = {m}, i = {i}"):
+                             f"m = {_fmt(m)}, i = {i}"):
                 return
     p.instances(describe(p, 3) + " (norm-1 prefixes included), every i: the leading block of the "
                 "canonical factor of Sigma_T is lower-triangular, L_i L_i^T = Sigma_i, and has rank(Sigma_i) positive "
@@ -326,7 +335,7 @@ def simulator(p: Proof) -> None:
     for m in grid_instances(p, 3):
         n += 1
         if not p.require(_sim_cov_ok(m), "Cov(W) = m m^T + Cov(U) = I",
-                         f"m = {m}: rows of different factors L_i do not compose to Sigma_T"):
+                         f"m = {_fmt(m)}: the online rows do not give Cov(W) = I"):
             return
     p.instances(describe(p, 3) + ": with each U_i the last entry of L_i v_i, L_i "
                 "computed from m_1..m_i alone, Cov(W_1..W_T) = m m^T + Cov(U) = I exactly (Q(sqrt) arithmetic); the "
@@ -357,7 +366,7 @@ def degenerate(p: Proof) -> None:
         ok = (cnt == 1 and rank(A) == T - 1 and zc == [k - 1] and _sim_cov_ok(m)
               and all(L[i][i] == 1 and all(L[i][j].is_zero() for j in range(i)) for i in range(k, T)))
         if not p.require(ok, "norm-1 prefix: one zero column (column k), rows after k are e_i, Cov(W) = I",
-                         f"m = {m}"):
+                         f"m = {_fmt(m)}"):
             return
     p.instances("m with a prefix m_1..m_k of norm exactly 1 (then m_i = 0 for i > k): rank(Sigma_T) = T - 1, the "
                 "canonical factor's only zero column is column k, its rows after k are unit rows (W_i = V_i for i > k, "
