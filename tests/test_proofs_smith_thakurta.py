@@ -162,14 +162,21 @@ def test_every_refuted_entry_has_an_erratum(run):
 
 
 def _printed_diag_batch(S):
-    """Numpy mutant: the canonical factor with Footnote 1's printed diagonal (no square root) and the
-    off-diagonal rows recomputed from it, as the footnote's recursion does."""
-    from proofs.smith_thakurta._sim import canon_chol_batch
-
-    L = canon_chol_batch(S)
-    n = S.shape[1]
-    for j in range(n):
-        L[:, j, j] = L[:, j, j] ** 2
+    """Numpy mutant: Footnote 1's recursion as printed, for a batch of Sigma_i = I - m_i m_i^T:
+    row i is l = L_{i-1}^{-1} Sigma[i, :i] (= -m_i L_{i-1}^{-1} m_{i-1}) and the diagonal entry is the printed
+    ratio (1 - |m_i|^2)/(1 - |m_{i-1}|^2), without the square root (a prefix of norm 1 takes the corrected branch)."""
+    N, n, _ = S.shape
+    L = np.zeros_like(S)
+    r = np.ones(N)                                   # 1 - |m_{i-1}|^2
+    for i in range(n):
+        r_new = r - (1.0 - S[:, i, i])               # 1 - |m_i|^2
+        live = r > 1e-12
+        for j in range(i):                           # forward solve L_{i-1} l = Sigma[i, :i]
+            v = S[:, i, j] - np.sum(L[:, i, :j] * L[:, j, :j], axis=1)
+            d = L[:, j, j]
+            L[:, i, j] = np.where(live & (np.abs(d) > 1e-12), v / np.where(np.abs(d) > 1e-12, d, 1.0), 0.0)
+        L[:, i, i] = np.where(live, np.maximum(r_new, 0.0) / np.where(live, r, 1.0), 1.0)
+        r = np.maximum(r_new, 0.0)
     return L
 
 

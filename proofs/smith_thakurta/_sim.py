@@ -13,8 +13,8 @@ Tests (:func:`compare`), all one- or two-sample Kolmogorov-Smirnov distances wit
 thresholds from the Dvoretzky-Kiefer-Wolfowitz inequality with Massart's constant,
 P(sup |F_n - F| > t) <= 2 exp(-2 n t^2), so the false-rejection probability of each test is
 at most its stated alpha (two-sample: the triangle inequality, 4 exp(-n t^2 / 2) for equal
-sizes n), and a law at sup-distance >= 2t (one-sample; 2t for two-sample with its t) from
-the null is rejected with probability >= 1 - alpha:
+sizes n), and, by the same inequality, a law at Kolmogorov distance >= 2t from the null (t
+the test's threshold) is rejected with probability >= 1 - alpha:
 
 * residuals R_i = W_i - b mu_i (mu_i the query actually asked) against N(0,1), marginally,
   conditionally on the sign of the previous response (the adaptive choice), and the
@@ -32,7 +32,8 @@ from typing import Callable
 
 import numpy as np
 
-__all__ = ["ADVERSARIES", "simulate", "real", "compare", "canon_chol_batch", "ks_threshold_1", "ks_threshold_2"]
+__all__ = ["ADVERSARIES", "simulate", "real", "compare", "canon_chol_batch", "ks_threshold_1", "ks_threshold_2",
+           "detectable"]
 
 _AS_ERR = 1.5e-7
 
@@ -41,7 +42,8 @@ def _phi_cdf(x: np.ndarray) -> np.ndarray:
     """Phi(x) by A&S 7.1.26 (absolute error <= 1.5e-7 / 2 in Phi)."""
     z = np.abs(x) / math.sqrt(2.0)
     t = 1.0 / (1.0 + 0.3275911 * z)
-    y = 1.0 - (((((1.061405429 * t - 1.453152027) * t) + 1.421413741) * t - 0.284496736) * t + 0.254829592) * t * np.exp(-z * z)
+    poly = ((((1.061405429 * t - 1.453152027) * t) + 1.421413741) * t - 0.284496736) * t + 0.254829592
+    y = 1.0 - poly * t * np.exp(-z * z)
     return 0.5 * (1.0 + np.sign(x) * y)
 
 
@@ -51,6 +53,27 @@ def ks_threshold_1(n: int, alpha: float) -> float:
 
 def ks_threshold_2(n: int, alpha: float) -> float:
     return math.sqrt(2.0 * math.log(4.0 / alpha) / n)
+
+
+def detectable(dist: float) -> tuple[float, float, float]:
+    """(mean shift, sd factor > 1, sd factor < 1) at Kolmogorov distance ``dist`` from N(0,1)
+    (floats, bisection; used only to describe a test's power)."""
+    Phi = lambda x: 0.5 * (1 + math.erf(x / math.sqrt(2)))  # noqa: E731
+    xs = [i / 100 for i in range(-800, 801)]
+
+    def ks(f):
+        return max(abs(f(x) - Phi(x)) for x in xs)
+
+    def solve(g, lo, hi):
+        for _ in range(50):
+            mid = (lo + hi) / 2
+            lo, hi = (lo, mid) if g(mid) >= dist else (mid, hi)
+        return hi
+
+    shift = solve(lambda d: ks(lambda x: Phi(x - d)), 0.0, 5.0)
+    up = solve(lambda s: ks(lambda x: Phi(x / s)), 1.0, 10.0)
+    down = 1 / solve(lambda s: ks(lambda x: Phi(x * s)), 1.0, 10.0)
+    return shift, up, down
 
 
 def _ks1(x: np.ndarray) -> float:

@@ -94,7 +94,8 @@ def footnote(p: Proof) -> None:
         if bad:
             i, j = bad[0]
             fails.append((_size(m), m, i, j, P[i][j], A[i][j]))
-    p.note(f"{n} exact instances ({describe(p, tmax)}): the printed recursion gives L L^T != Sigma on {len(fails)}, is undefined on {len(undefined)}.")
+    p.note(f"{n} exact instances ({describe(p, tmax)}): the printed recursion gives L L^T != Sigma on {len(fails)}, "
+           f"is undefined on {len(undefined)}.")
     if fails:
         _, m, i, j, got, want = min(fails, key=lambda f: f[0])
         L = footnote_factor(m, diag="printed", degenerate=False)
