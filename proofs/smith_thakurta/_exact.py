@@ -23,7 +23,7 @@ from __future__ import annotations
 import itertools
 from fractions import Fraction as F
 from functools import lru_cache
-from math import gcd, isqrt
+from math import gcd
 from typing import Iterable, Optional, Sequence
 
 from sympy import factorint

@@ -27,10 +27,11 @@ import sympy as sp
 from .._framework import Proof, statement
 from . import _finite as FN
 from . import _sim as SIM
-from ._exact import Surd, canonical, chol_forced, is_canonical, matmul_t, rank, sigma
+from ._exact import Surd, canonical, is_canonical, matmul_t, rank, sigma
 from ._gauss import check_gdp, decide, delta_gdp, hockey_stick
 from ._sym import is_zero, mvec
-from .footnote_1 import describe, instances as grid_instances
+from .footnote_1 import describe
+from .footnote_1 import instances as grid_instances
 
 
 def menus(full: bool) -> list:

@@ -23,11 +23,11 @@ import numpy as np
 import pytest
 
 from exactdp.cli import main
-from proofs._framework import STATUSES, Check, entries, run_entry
-from proofs._report import coverage, paper_numbered, paper_text_path
-from proofs.smith_thakurta import NUMBERED, parse_numbered
+from exactdp_proofs._framework import STATUSES, Check, entries, run_entry
+from exactdp_proofs._report import coverage, paper_numbered, paper_text_path
+from exactdp_proofs.smith_thakurta import NUMBERED, parse_numbered
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PAPER = "smith_thakurta"
 
 EXPECTED = {
@@ -181,14 +181,13 @@ def _printed_diag_batch(S):
 
 
 def _mutants():
-    from proofs.smith_thakurta import _exact as X
-    from proofs.smith_thakurta import _finite as FN
-    from proofs.smith_thakurta import _gauss as GS
-    from proofs.smith_thakurta import _sim as SIM
-    from proofs.smith_thakurta import claim_2, footnote_1, theorem_1
+    from exactdp_proofs.smith_thakurta import _exact as X
+    from exactdp_proofs.smith_thakurta import _finite as FN
+    from exactdp_proofs.smith_thakurta import _gauss as GS
+    from exactdp_proofs.smith_thakurta import _sim as SIM
+    from exactdp_proofs.smith_thakurta import claim_2, footnote_1, theorem_1
 
     orig_ff, orig_G, orig_rr_parts, orig_forced = X.footnote_factor, GS.G, claim_2._rr_parts, X.chol_forced
-    orig_sigma = X.sigma
 
     def printed_as_correction(m, diag="sqrt", degenerate=True):  # a "correction" that keeps the printed diagonal
         return orig_ff(m, diag="printed", degenerate=degenerate)
@@ -256,7 +255,7 @@ def test_false_transcriptions_are_refuted(monkeypatch, i):
 
 def test_simulator_sampling_detects_the_printed_factor_directly():
     """The statistical test has power against the printed footnote: a seeded run rejects it."""
-    from proofs.smith_thakurta import _sim as SIM
+    from exactdp_proofs.smith_thakurta import _sim as SIM
 
     name, T, adv = SIM.ADVERSARIES[0]
     rng = np.random.default_rng(7)
@@ -271,7 +270,7 @@ def test_simulator_sampling_detects_the_printed_factor_directly():
 
 
 def test_exact_helpers_fixed_values():
-    from proofs.smith_thakurta._exact import Surd, canonical, footnote_factor, sigma
+    from exactdp_proofs.smith_thakurta._exact import Surd, canonical, footnote_factor, sigma
 
     assert Surd.sqrt(F(8, 3)) == Surd({6: F(2, 3)})          # sqrt(8/3) = 2 sqrt(6)/3
     assert (Surd.sqrt(2) * Surd.sqrt(6)) == Surd.of(2) * Surd.sqrt(3)
@@ -283,7 +282,7 @@ def test_exact_helpers_fixed_values():
 
 
 def test_certified_gaussian_fixed_values():
-    from proofs.smith_thakurta._gauss import A, G, Phi, delta_gdp, prec
+    from exactdp_proofs.smith_thakurta._gauss import A, G, Phi, delta_gdp, prec
 
     with prec(128):
         # G_mu(1/2) = Phi(-mu) = 0.158655...; G_0(alpha) = 1 - alpha; delta_mu(0) = 2 Phi(mu/2) - 1 = 0.382924...
