@@ -55,17 +55,34 @@ def pos_part_bounds(x: arb) -> Tuple[arb, arb]:
 
 def rr_hockey_bounds(eps_groups: Sequence[Tuple[arb, int]], eps_g: arb) -> Tuple[arb, arb]:
     """(lower, upper) of sum over flip patterns of max(P0(y) - e^{eps_g} P1(y), 0) for the product of
-    binary randomized responses; ``eps_groups`` = [(eps_j, count_j)], eps_j as balls."""
+    binary randomized responses; ``eps_groups`` = [(eps_j, count_j)], eps_j as balls.
+
+    A pattern with l_j flips in group j has P0 ~ e^{sum (c_j - l_j) eps_j}, P1 ~ e^{sum l_j eps_j}
+    (over prod (1 + e^{eps_j})^{c_j}); its term is certainly 0 when the privacy loss
+    sum (c_j - 2 l_j) eps_j is certainly below eps_g, and is then skipped."""
     lo, hi = arb(0), arb(0)
     logZ = sum((c * (e.exp() + 1).log() for e, c in eps_groups), arb(0))
+    if len(eps_groups) == 1:  # the privacy loss (c - 2l) eps decreases in l: stop at the first certain zero
+        (e, c), = eps_groups
+        for l in range(c + 1):
+            if (c - 2 * l) * e < eps_g:
+                break
+            term = arb(comb(c, l)) * (((c - l) * e - logZ).exp() - (eps_g + l * e - logZ).exp())
+            a, b = pos_part_bounds(term)
+            lo += a
+            hi += b
+        return lo, hi
     for ls in itertools.product(*[range(c + 1) for _, c in eps_groups]):
-        mult = 1
-        up = arb(0)  # log P0 numerator: sum (c - l) eps  (l = number of flips in the group)
-        dn = arb(0)  # log P1 numerator: sum l eps
+        up = arb(0)  # log of the P0 numerator
+        dn = arb(0)  # log of the P1 numerator
         for (e, c), l in zip(eps_groups, ls):
-            mult *= comb(c, l)
             up += (c - l) * e
             dn += l * e
+        if up - dn < eps_g:
+            continue
+        mult = 1
+        for (_, c), l in zip(eps_groups, ls):
+            mult *= comb(c, l)
         term = arb(mult) * ((up - logZ).exp() - (eps_g + dn - logZ).exp())
         a, b = pos_part_bounds(term)
         lo += a
