@@ -29,7 +29,7 @@ from . import _common as C
 )
 def corollary(p: Proof) -> None:
     n = 0
-    for _ in range(300 if p.full else 100):
+    for _ in range(300 if p.full else 50):
         m = p.rng.randint(1, 5)
         p0, p1 = C.rand_dist(p.rng, m), C.rand_dist(p.rng, m)
         w = C.rand_w(p.rng)
@@ -57,7 +57,7 @@ def tv_step(p: Proof) -> None:
     p.symbolic("1 - 2 (1-delta)/(1+e^eps) = delta + (1-delta)(e^eps-1)/(e^eps+1) (the corner of R(eps,delta))",
                sp.simplify(1 - 2 * corner - (d + (1 - d) * (w - 1) / (w + 1))) == 0)
     n = 0
-    for _ in range(300 if p.full else 120):
+    for _ in range(300 if p.full else 60):
         m = p.rng.randint(1, 5)
         w_ = C.rand_w(p.rng)
         d_ = C.rand_delta(p.rng)

@@ -32,7 +32,7 @@ def brute_rr(k, w, t):
 )
 def equation(p: Proof) -> None:
     n = 0
-    for k in range(1, 11 if p.full else 9):
+    for k in range(1, 11 if p.full else 8):
         for w in (F(1), F(11, 10), F(3, 2), F(2), F(7, 2)):
             for i in range(k // 2 + 1):
                 n += 1

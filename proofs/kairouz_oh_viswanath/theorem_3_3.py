@@ -99,7 +99,7 @@ def theorem(p: Proof) -> None:
     if not converse(p, CASES if not p.full else CASES + [(F(5, 4), F(1, 3))], 4 if p.full else 3,
                     40 if p.full else 12):
         return
-    if not tight(p, 6 if p.full else 4):
+    if not tight(p, 6 if p.full else 3):
         return
     m = 0
     for k in range(1, 9 if p.full else 7):

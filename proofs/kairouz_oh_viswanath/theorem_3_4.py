@@ -56,7 +56,7 @@ def kov34(p: Proof, ks, epss, dts, terms=B.kov34_terms) -> bool:
     "(e^eps-1)eps k/(e^eps+1) + eps sqrt(2k log(1/delta~))}.",
 )
 def theorem(p: Proof) -> None:
-    ks = [1, 2, 3, 4, 5, 7, 10, 20, 50, 100, 200, 1000] + ([2000, 5000] if p.full else [])
+    ks = [1, 2, 3, 5, 10, 30, 100, 1000] + ([4, 7, 20, 50, 200, 2000, 5000] if p.full else [])
     epss = [F(1, 1000), F(1, 100), F(1, 10), F(1, 2), F(1), F(2), F(5), F(20)]
     dts = [F(1), F(1, 2), F(1, 10), F(1, 10 ** 3), F(1, 10 ** 6), F(1, 10 ** 15), F(1, 10 ** 50)]
     if not kov34(p, ks, epss, dts):

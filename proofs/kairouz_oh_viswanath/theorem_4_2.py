@@ -33,12 +33,15 @@ from ._arb import A
 def theorem(p: Proof) -> None:
     x = sp.symbols("x", real=True)
     e0, D, eps, dl, k = sp.symbols("epsilon_0 Delta epsilon delta k", positive=True)
-    dens = e0 / (2 * D) * sp.exp(-e0 * sp.Abs(x) / D)
-    half = e0 / (2 * D) * sp.exp(-e0 * x / D)  # the density on x >= 0 (even function)
-    mass = sp.simplify(2 * sp.integrate(half, (x, 0, sp.oo)))
-    var = sp.simplify(2 * sp.integrate(x ** 2 * half, (x, 0, sp.oo)))
-    p.symbolic("Lap(eps_0/Delta) integrates to 1", sp.simplify(mass - 1) == 0)
-    p.symbolic("its variance is 2 Delta^2/eps_0^2", sp.simplify(var - 2 * D ** 2 / e0 ** 2) == 0)
+    c = e0 / D
+    half = e0 / (2 * D) * sp.exp(-c * x)  # the density on x >= 0 (it is even)
+    G = -sp.exp(-c * x) / 2  # antiderivative of half; G(oo) = 0
+    H = -e0 / (2 * D) * sp.exp(-c * x) * (x ** 2 / c + 2 * x / c ** 2 + 2 / c ** 3)  # of x^2 half; H(oo) = 0
+    p.symbolic("Lap(eps_0/Delta) integrates to 1: G' = density on x >= 0, 2 (0 - G(0)) = 1",
+               sp.simplify(sp.diff(G, x) - half) == 0 and sp.simplify(-2 * G.subs(x, 0) - 1) == 0)
+    p.symbolic("its variance is 2 Delta^2/eps_0^2: H' = x^2 density, 2 (0 - H(0)) = 2 Delta^2/eps_0^2",
+               sp.simplify(sp.diff(H, x) - x ** 2 * half) == 0
+               and sp.simplify(-2 * H.subs(x, 0) - 2 * D ** 2 / e0 ** 2) == 0)
     # log f(x) - log f(x - a) = eps_0 (|x - a| - |x|)/Delta for a shift 0 <= a <= Delta: on each piece
     a = sp.symbols("a", nonnegative=True)
     pieces = {"x <= 0": (-x + a) - (-x), "0 <= x <= a": (a - x) - x, "x >= a": (x - a) - x}
