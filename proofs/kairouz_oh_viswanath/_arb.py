@@ -34,10 +34,6 @@ def A(x) -> arb:
     return arb(fmpq(x.numerator, x.denominator))
 
 
-class Undecided(Exception):
-    """A comparison of balls that did not separate at the largest precision tried."""
-
-
 def at_prec(prec: int, fn: Callable, *args):
     old = ctx.prec
     ctx.prec = prec
@@ -100,12 +96,12 @@ def gauss_hockey(eps: arb, mu: arb) -> arb:
 
 
 def decide_le(bounds: Callable[[int], Tuple[arb, arb]], target: Callable[[int], arb],
-              precs: Sequence[int] = PRECS) -> Tuple[bool, int, str]:
+              precs: Sequence[int] = PRECS) -> Tuple[Optional[bool], int, str]:
     """Decide ``quantity <= target`` from rigorous bounds; returns (holds, prec used, text).
 
     ``bounds(prec)`` -> (lower, upper) enclosing the quantity, ``target(prec)`` -> ball.
-    True when upper <= target certainly, False when lower > target certainly; raises
-    :class:`Undecided` when the balls still overlap at the largest precision.
+    True when upper <= target certainly, False when lower > target certainly; None (reported by
+    the caller, never guessed) when the balls still overlap at the largest precision.
     """
     for prec in precs:
         def run():
@@ -119,7 +115,7 @@ def decide_le(bounds: Callable[[int], Tuple[arb, arb]], target: Callable[[int], 
         ok, text = at_prec(prec, run)
         if ok is not None:
             return ok, prec, text
-    raise Undecided("balls overlap at %d bits" % precs[-1])
+    return None, precs[-1], "undecided: the balls overlap at %d bits" % precs[-1]
 
 
 def ball_str(x: arb, digits: int = 12) -> str:

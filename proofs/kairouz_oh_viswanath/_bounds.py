@@ -88,3 +88,28 @@ def dec(x: F) -> str:
     if x.numerator == 1 and x.denominator > 1000 and str(x.denominator).rstrip("0") == "1":
         return f"1e-{len(str(x.denominator)) - 1}"
     return str(x)
+
+
+class Tally:
+    """Certified instances of an entry: counts the decided ones, stops at a certain counterexample,
+    and reports the undecided ones (balls still overlapping at the largest precision) in a note,
+    never counting them as passed."""
+
+    def __init__(self, p):
+        self.p = p
+        self.n = 0
+        self.undecided: List[str] = []
+
+    def take(self, ok, what: str, instance: str) -> bool:
+        """Record one decision; False means a counterexample was recorded (stop)."""
+        if ok is None:
+            self.undecided.append(instance)
+            return True
+        self.n += 1
+        return self.p.require(ok, what, instance)
+
+    def report(self, what: str, kind: str = "certified") -> None:
+        self.p.instances(what, self.n, kind)
+        if self.undecided:
+            self.p.note(f"Undecided (balls still overlap at 2048 bits; not counted): {len(self.undecided)} point(s), "
+                        f"e.g. {self.undecided[0]}.")

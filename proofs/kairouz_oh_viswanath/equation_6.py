@@ -53,9 +53,11 @@ def equation(p: Proof) -> None:
                     total += wsym ** (k - l) - wsym ** (k - 2 * i + l)
             printed = sum(sp.binomial(k, l) * (wsym ** (k - l) - wsym ** (k - 2 * i + l)) for l in range(i))
             n_sym += 1
-            if not p.symbolic(f"k={k}, i={i}", sp.expand(total - printed) == 0, f"k={k} i={i}"):
+            if sp.expand(total - printed) != 0:
+                p.symbolic("delta_i as a polynomial identity in w", False, f"k={k} i={i}")
                 return
-    p.instances(f"symbolic identity in w = e^eps > 1 (numerators over (1+w)^k), every k <= 6 and i", n_sym, "exhaustive")
+    p.symbolic(f"delta_i = brute-force hockey-stick as an identity of polynomials in w = e^eps > 1 (numerators over "
+               f"(1+w)^k; each term's sign decided by its exponent), every k <= 6 and i ({n_sym} identities)", True)
     m = 0
     for k in range(1, 6 if p.full else 5):
         for w in (F(3, 2), F(3)):

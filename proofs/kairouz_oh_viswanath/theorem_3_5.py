@@ -42,7 +42,8 @@ def theorem(p: Proof) -> None:
         [(F(1, 1000), 7), (F(3), 2), (F(1, 3), 10)],
     ]
     dts = [F(1), F(1, 2), F(1, 10), F(1, 10 ** 3), F(1, 10 ** 6), F(1, 10 ** 30)]
-    n = n_zero = 0
+    t = B.Tally(p)
+    n_zero = 0
     for groups in mixes:
         for dt in dts:
             first_min = at_prec(128, lambda: all(B.kov35_terms(groups, dt)[0] < t
@@ -52,12 +53,11 @@ def theorem(p: Proof) -> None:
                 continue
             ok, prec, text = B.check_rr(lambda: [(A(x), c) for x, c in groups],
                                         lambda: B.ball_min(*B.kov35_terms(groups, dt)), dt)
-            n += 1
-            if not p.require(ok, "worst-case hockey-stick at e^{eps~} <= delta~",
-                             f"eps_l groups={[(str(x), c) for x, c in groups]} delta~={B.dec(dt)}: {text}"):
+            if not t.take(ok, "worst-case hockey-stick at e^{eps~} <= delta~",
+                          f"eps_l groups={[(str(x), c) for x, c in groups]} delta~={B.dec(dt)}: {text}"):
                 return
-    p.instances("worst-case heterogeneous hockey-stick at e^{eps~} <= delta~ (mixtures of 2-3 distinct "
-                f"eps_l, multiplicities up to {cmax})", n, "certified")
+    t.report("worst-case heterogeneous hockey-stick at e^{eps~} <= delta~ (mixtures of 2-3 distinct "
+             f"eps_l, multiplicities up to {cmax})")
     p.instances("eps~ = sum eps_l certainly (then exactly 0)", n_zero, "certified")
     m = 0
     for _ in range(40 if p.full else 15):

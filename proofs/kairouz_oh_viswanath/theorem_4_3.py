@@ -43,7 +43,10 @@ def mu_corrected(eps: arb, delta: arb) -> arb:
 
 
 def gauss_le(eps: F, delta: F, mu_fn) -> tuple:
-    """Certified decision of delta_Gauss(eps; mu_fn(eps, delta)) <= delta."""
+    """Certified decision of delta_Gauss(eps; mu_fn(eps, delta)) <= delta (True, False, or None if undecided).
+    delta >= 1 holds exactly: a hockey-stick is at most P0(Z > eps) <= 1."""
+    if delta >= 1:
+        return True, 0, "delta >= 1: a hockey-stick divergence is at most 1"
 
     def bounds(prec):
         g = gauss_hockey(A(eps), mu_fn(A(eps), A(delta)))
@@ -59,18 +62,15 @@ DELTA_GRID = [F(1), F(1, 2), F(1, 10), F(1, 10 ** 3), F(1, 10 ** 10), F(1, 10 **
 
 def corrected_check(q: Proof, mu_fn=None) -> None:
     mu_fn = mu_fn or mu_corrected
-    n = 0
-    cross = []
+    t = B.Tally(q)
     for delta in DELTA_GRID[:: 1 if q.full else 2] + ([F(1, 2)] if not q.full else []):
         for eps in EPS_GRID:
             ok, prec, text = gauss_le(eps, delta, mu_fn)
-            n += 1
-            if not q.require(ok, "delta_Gauss(eps) <= delta at the corrected variance",
-                             f"eps={eps} delta={B.dec(delta)}: {text}"):
+            if not t.take(ok, "delta_Gauss(eps) <= delta at the corrected variance",
+                          f"eps={eps} delta={B.dec(delta)}: {text}"):
                 return
-    q.instances("Arb erfc: delta(eps) of the k-fold Gaussian at variance max{8k Delta^2 log(e+eps/delta)/"
-                "eps^2, 2k Delta^2/eps} is <= delta, eps in {1e-6, 3e-6, ..., 1e6}, delta from 1 to 1e-300", n,
-                "certified")
+    t.report("Arb erfc: delta(eps) of the k-fold Gaussian at variance max{8k Delta^2 log(e+eps/delta)/"
+             "eps^2, 2k Delta^2/eps} is <= delta, eps in {1e-6, 3e-6, ..., 1e6}, delta from 1 to 1e-300")
     # the corrected Appendix B: both conditions => the condition of step (b) => delta (symbolic)
     eps_, mu2, L, L2 = sp.symbols("epsilon mu2 L L2", positive=True)
     ok = sp.nsimplify(sp.Rational(1, 4) + 1 / sp.sqrt(2)) < 1
@@ -88,7 +88,7 @@ def theorem(p: Proof) -> None:
     bad84, _, text84 = gauss_le(F(84), F(1, 2), mu_printed)
     ok83, _, text83 = gauss_le(F(83), F(1, 2), mu_printed)
     g84 = gauss_hockey(A(84), mu_printed(A(84), A(F(1, 2))))
-    if not bad84 and ok83:
+    if bad84 is False and ok83 is True:
         p.refute("(eps,delta)-DP for any eps > 0",
                  "k = 1, Delta = 1, delta = 1/2, eps = 84: sigma^2 = 8 log(e + 168)/84^2 (mu = 1/sigma = "
                  f"{mu_printed(A(84), A(F(1, 2))).str(8)}), and delta(84) = Phi(-84/mu + mu/2) - e^84 Phi(-84/mu - mu/2) "
@@ -101,16 +101,13 @@ def theorem(p: Proof) -> None:
         b, _, _ = gauss_le(F(hi), delta, mu_printed)
         thresholds.append(f"delta = {B.dec(delta)}: holds at eps = {lo}: {a}, at eps = {hi}: {b}")
     p.note("Where it breaks, certified: " + "; ".join(thresholds) + ".")
-    n = 0
+    t = B.Tally(p)
     for delta in DELTA_GRID:
         for eps in [F(1, 1000), F(1, 10), F(1), F(10), F(50), F(80)]:
             ok, _, text = gauss_le(eps, delta, mu_printed)
-            n += 1
-            if not p.require(ok, "printed variance suffices for eps <= 80",
-                             f"eps={eps} delta={B.dec(delta)}: {text}"):
+            if not t.take(ok, "printed variance suffices for eps <= 80", f"eps={eps} delta={B.dec(delta)}: {text}"):
                 return
-    p.instances("the printed variance does suffice at eps in {1e-3, 0.1, 1, 10, 50, 80}, delta from 1 to 1e-300",
-                n, "certified")
+    t.report("the printed variance does suffice at eps in {1e-3, 0.1, 1, 10, 50, 80}, delta from 1 to 1e-300")
     p.note("Appendix B asks for sigma^2 >= (4k Delta^2/eps^2) log(e+eps/delta) where the theorem has 8: the theorem's "
            "constant is the larger (safer) one; a harmless discrepancy, not the error.")
     p.correct(
@@ -135,9 +132,10 @@ def step_reduce(p: Proof) -> None:
         logf1 = sum(-(x - D) ** 2 / (2 * sig ** 2) for x in xs)
         S = sum(xs)
         n += 1
-        if not p.symbolic(f"k = {k}: log f0^k - log f1^k = (k Delta^2 - 2 Delta S)/(2 sigma^2), S = sum x_i",
-                          sp.expand(logf0 - logf1 - (k * D ** 2 - 2 * D * S) / (2 * sig ** 2)) == 0):
+        if sp.expand(logf0 - logf1 - (k * D ** 2 - 2 * D * S) / (2 * sig ** 2)) != 0:
+            p.symbolic("log-likelihood ratio", False, f"k = {k}")
             return
+    p.symbolic("log f0^k - log f1^k = (k Delta^2 - 2 Delta S)/(2 sigma^2), S = sum x_i, k = 1..5", True)
     # S ~ N(0, k sigma^2) under D_0 and N(k Delta, k sigma^2) under D_1; Z = (k Delta^2 - 2 Delta S)/(2 sigma^2)
     k, eps = sp.symbols("k epsilon", positive=True)
     mu = sp.sqrt(k) * D / sig
@@ -162,7 +160,7 @@ def step_reduce(p: Proof) -> None:
 )
 def step_condition(p: Proof) -> None:
     mus = [F(1, 1000), F(1, 100), F(1, 10), F(1, 2), F(1), F(2), F(5), F(10), F(30), F(100), F(1000)]
-    n = 0
+    t = B.Tally(p)
     for mu in mus:
         for delta in DELTA_GRID:
             def bounds(prec, mu=mu, delta=delta):
@@ -172,12 +170,11 @@ def step_condition(p: Proof) -> None:
                 return g.lower(), g.upper()
 
             ok, _, text = decide_le(bounds, lambda prec, delta=delta: A(delta))
-            n += 1
-            if not p.require(ok, "delta(eps) <= delta at the boundary eps of the condition",
-                             f"mu={mu} delta={B.dec(delta)}: {text}"):
+            if not t.take(ok, "delta(eps) <= delta at the boundary eps of the condition",
+                          f"mu={mu} delta={B.dec(delta)}: {text}"):
                 return
-    p.instances("delta(eps) <= delta at eps = mu^2/2 + sqrt(2 mu^2 log(e+mu/delta)) (delta(eps) decreases "
-                "in eps), mu from 1e-3 to 1e3, delta from 1 to 1e-300", n, "certified")
+    t.report("delta(eps) <= delta at eps = mu^2/2 + sqrt(2 mu^2 log(e+mu/delta)) (delta(eps) decreases "
+                "in eps), mu from 1e-3 to 1e3, delta from 1 to 1e-300")
 
 
 def printed_conditions_hold(eps: F, delta: F) -> tuple:
@@ -203,14 +200,14 @@ def printed_conditions_hold(eps: F, delta: F) -> tuple:
 def step_variance(p: Proof) -> None:
     ok8, text8 = printed_conditions_hold(F(8), F(1))
     ok7, _ = printed_conditions_hold(F(7), F(1))
-    if not ok8 and ok7:
+    if ok8 is False and ok7 is True:
         p.refute("the two variance conditions imply eps >= mu^2/2 + sqrt(2 mu^2 log(e + mu/delta))",
                  "k = 1, Delta = 1, delta = 1, eps = 8: sigma^2 = max{4 log(e+8)/64, 1/32} = log(e+8)/16, mu^2 = "
                  f"16/log(e+8), and mu^2/2 + sqrt(2 mu^2 log(e + mu)) > 8 ({text8}); eps = 7 satisfies it. For large "
                  "eps the second condition alone allows mu^2 = 4 eps, i.e. a mean privacy loss mu^2/2 = 2 eps > eps.")
 
     def corr(q: Proof) -> None:
-        n = 0
+        t = B.Tally(q)
         for delta in DELTA_GRID:
             for eps in EPS_GRID[:: 1 if q.full else 2]:
                 def bounds(prec, eps=eps, delta=delta):
@@ -220,11 +217,10 @@ def step_variance(p: Proof) -> None:
                     return rhs.lower(), rhs.upper()
 
                 ok, _, text = decide_le(bounds, lambda prec, eps=eps: A(eps))
-                n += 1
-                if not q.require(ok, "corrected conditions imply the condition", f"eps={eps} delta={B.dec(delta)}"):
+                if not t.take(ok, "corrected conditions imply the condition", f"eps={eps} delta={B.dec(delta)}"):
                     return
-        q.instances("sigma^2 = max{4k Delta^2 L/eps^2, 2k Delta^2/eps} meets the condition, eps from 1e-6 "
-                    "to 1e6, delta from 1 to 1e-300", n, "certified")
+        t.report("sigma^2 = max{4k Delta^2 L/eps^2, 2k Delta^2/eps} meets the condition, eps from 1e-6 "
+                 "to 1e6, delta from 1 to 1e-300")
         q.symbolic("mu^2 <= eps/2 and mu^2 <= eps^2/(4L) give mu^2/2 + sqrt(2 mu^2 log(e+mu/delta)) <= eps/4 + "
                    "eps/sqrt(2) < eps (mu <= eps/(2 sqrt L) <= eps, so log(e+mu/delta) <= L)",
                    bool(sp.Rational(1, 4) + 1 / sp.sqrt(2) < 1))
