@@ -60,10 +60,13 @@ def rr_hockey_bounds(eps_groups: Sequence[Tuple[arb, int]], eps_g: arb) -> Tuple
     logZ = sum((c * (e.exp() + 1).log() for e, c in eps_groups), arb(0))
     if len(eps_groups) == 1:  # the privacy loss (c - 2l) eps decreases in l: stop at the first certain zero
         (e, c), = eps_groups
+        binom = arb(1)  # C(c, l), updated by C(c, l+1) = C(c, l) (c - l)/(l + 1): balls stay rigorous
         for l in range(c + 1):
+            if l:
+                binom = binom * (c - l + 1) / l
             if (c - 2 * l) * e < eps_g:
                 break
-            term = arb(comb(c, l)) * (((c - l) * e - logZ).exp() - (eps_g + l * e - logZ).exp())
+            term = binom * (((c - l) * e - logZ).exp() - (eps_g + l * e - logZ).exp())
             a, b = pos_part_bounds(term)
             lo += a
             hi += b

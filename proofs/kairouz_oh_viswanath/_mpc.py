@@ -72,10 +72,10 @@ def least_delta(trans: Trans, i: int, w: F) -> F:
 
 def is_private(trans: Trans, i: int, w: F, delta: F) -> bool:
     """Party i's (ln w, delta) privacy: literally over every set of transcripts, every x_{-i}, both orders,
-    when there are at most 8 transcripts; by the equivalent hockey-stick form (checked in the Definition 1.1
+    when there are at most 4 transcripts; by the equivalent hockey-stick form (checked in the Definition 1.1
     entry) beyond."""
     pairs = party_pairs(trans, i)
-    if len(pairs[0][0]) <= 8:
+    if len(pairs[0][0]) <= 4:
         return all(C.dp_all_sets(a, b, w, delta) for a, b in pairs)
     return all(C.least_delta(a, b, w) <= delta for a, b in pairs)
 

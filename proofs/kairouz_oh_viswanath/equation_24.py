@@ -8,7 +8,7 @@ Y_i with P(Y_i = . | x_i = 0) = (delta_i, (1-delta_i) e^{eps_i}/(1+e^{eps_i}),
 Section 6.1 with the bit as the hypothesis), independently across parties.
 
 Checked exactly: it is a protocol that is (eps_i, delta_i)-DP for party i and for no
-smaller delta_i (every set of transcripts, every x_{-i}), k <= 3.
+smaller delta_i (every x_{-i}), k <= 2.
 """
 
 from __future__ import annotations
@@ -38,5 +38,5 @@ def equation(p: Proof) -> None:
             n += 1
             if not p.require(ok, "(eps_i, delta_i)-DP for party i, tight", f"e^eps={ws} delta={ds}"):
                 return
-    p.instances("the randomized response is a protocol, (eps_i, delta_i)-DP for each party (all transcript sets) and "
-                "for no smaller delta_i (k <= 2)", n, "exhaustive")
+    p.instances("the randomized response is a protocol, (eps_i, delta_i)-DP for each party (every set of transcripts "
+                "for k = 1, the equivalent hockey-stick form for k = 2) and for no smaller delta_i", n, "exhaustive")

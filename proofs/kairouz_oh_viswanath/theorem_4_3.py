@@ -110,6 +110,13 @@ def theorem(p: Proof) -> None:
     t.report("the printed variance does suffice at eps in {1e-3, 0.1, 1, 10, 50, 80}, delta from 1 to 1e-300")
     p.note("Appendix B asks for sigma^2 >= (4k Delta^2/eps^2) log(e+eps/delta) where the theorem has 8: the theorem's "
            "constant is the larger (safer) one; a harmless discrepancy, not the error.")
+    # the unnumbered claim just before the theorem (cited from [DKM+06a]): sigma^2 >= 2 Delta^2 log(2/delta_0)/eps_0^2
+    # gives (eps_0, delta_0)-DP; mu = eps_0/sqrt(2 log(2/delta_0)) for one query
+    claim = {e0: gauss_le(F(e0), F(1, 2), lambda e, d: e / (2 * (2 / d).log()).sqrt())[0] for e0 in (1, 6, 7)}
+    p.note("Also noted (an unnumbered claim before the theorem, cited from [DKM+06a], not an entry): 'with "
+           "sigma^2 >= 2 Delta^2 log(2/delta_0)/eps_0^2 the Gaussian mechanism satisfies (eps_0, delta_0)-DP' holds at "
+           f"delta_0 = 1/2 for eps_0 = 1: {claim[1]}, 6: {claim[6]}, and fails for eps_0 = 7: {not claim[7]} "
+           "(certified); the cited result assumes eps_0 <= 1, which the text omits.")
     p.correct(
         "Gaussian noise with variance max{8k Delta^2 log(e+eps/delta)/eps^2, 2k Delta^2/eps} gives (eps,delta)-DP "
         "under k-fold composition for every eps > 0 and delta in (0,1] (the printed variance alone suffices when "
