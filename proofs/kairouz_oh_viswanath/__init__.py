@@ -9,10 +9,15 @@ text (where it references them by number, and by the unnumbered statement paragr
 that remain) and the lost displays transcribed from ``../shared/papers/README.md`` or
 from the surrounding text; each entry says which. Shared exact transcriptions live in
 ``_common`` (hypothesis-testing points, privacy regions, exact hulls, the Section 6
-mechanism, products, hockey-stick, exact LP), ``_arb`` (certified Arb evaluation of
-the composition bounds and of the Gaussian mechanism), ``_adaptive`` (the composition
-experiment of Section 3 with every deterministic adversary), ``_mpc`` (the protocols of
-Section 5).
+mechanism, products, hockey-stick, exact LP), ``_region`` (exact comparison of a
+composition's privacy region with Theorem 3.3's intersection), ``_arb`` and ``_bounds``
+(certified Arb evaluation of the printed composition bounds and of the Gaussian
+mechanism), ``_adaptive`` (the composition experiment of Section 3 with every
+deterministic adversary), ``_coupling`` (the converse of Theorem 3.3 as an explicit
+coupling), ``_mpc`` (the protocols of Section 5).
+
+Ids: statements as numbered in the paper ("Theorem 3.3", "Remark 6.1"), numbered displays
+as "Equation (38)" (module ``equation_38.py``), proof steps as "Theorem 4.3 (proof: ...)".
 """
 
 from __future__ import annotations
