@@ -235,14 +235,14 @@ def test_theorem_4_3_counterexample_by_mpmath_quadrature():
     """delta(84) > 1/2 for the printed variance, by integrating the densities (not the erfc closed form)."""
     import mpmath as mp
 
-    mp.mp.dps = 40
-    eps, delta = mp.mpf(84), mp.mpf(1) / 2
-    mu = eps / mp.sqrt(8 * mp.log(mp.e + eps / delta))
-    phi = lambda x, m: mp.exp(-(x - m) ** 2 / 2) / mp.sqrt(2 * mp.pi)
-    # f0 = N(0,1), f1 = N(mu,1): log(f0/f1)(x) = (mu^2 - 2 mu x)/2 > eps exactly where x < x* = mu/2 - eps/mu
-    xstar = mu / 2 - eps / mu
-    val = mp.quad(lambda x: phi(x, 0) - mp.exp(eps) * phi(x, mu), [-mp.inf, xstar - 10, xstar])
-    assert val > delta + mp.mpf("0.02")  # 0.52426; a wide margin: the certified entry decides, this re-derives
+    with mp.workdps(40):  # local precision: other tests rely on mpmath's global setting
+        eps, delta = mp.mpf(84), mp.mpf(1) / 2
+        mu = eps / mp.sqrt(8 * mp.log(mp.e + eps / delta))
+        phi = lambda x, m: mp.exp(-(x - m) ** 2 / 2) / mp.sqrt(2 * mp.pi)
+        # f0 = N(0,1), f1 = N(mu,1): log(f0/f1)(x) = (mu^2 - 2 mu x)/2 > eps exactly where x < x* = mu/2 - eps/mu
+        xstar = mu / 2 - eps / mu
+        val = mp.quad(lambda x: phi(x, 0) - mp.exp(eps) * phi(x, mu), [-mp.inf, xstar - 10, xstar])
+        assert val > delta + mp.mpf("0.02")  # 0.52426; a wide margin: the certified entry decides, this re-derives
 
 
 def test_theorem_5_1_counterexample_by_hand():
