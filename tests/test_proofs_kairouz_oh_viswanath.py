@@ -14,6 +14,7 @@ Composition Theorem for Differential Privacy".
 
 from __future__ import annotations
 
+import importlib
 import re
 from fractions import Fraction as F
 from math import comb
@@ -21,13 +22,26 @@ from pathlib import Path
 
 import pytest
 
-from proofs._framework import STATUSES, entries, run_entry, run_paper
-from proofs._papers import PAPERS, PLANNED
-from proofs._report import coverage, paper_numbered, paper_text_path
-from proofs.kairouz_oh_viswanath import ANCHORS, NUMBERED, parse_numbered
+try:  # the proofs/ folder installed as exactdp_proofs (main's layout), else imported as proofs
+    import exactdp_proofs as PKG
+except ImportError:  # pragma: no cover - depends on the checkout's layout
+    import proofs as PKG
 
-ROOT = Path(__file__).resolve().parent.parent
+_fw = importlib.import_module(PKG.__name__ + "._framework")
+_rep = importlib.import_module(PKG.__name__ + "._report")
+_kov = importlib.import_module(PKG.__name__ + ".kairouz_oh_viswanath")
+STATUSES, entries, run_entry, run_paper = _fw.STATUSES, _fw.entries, _fw.run_entry, _fw.run_paper
+coverage, paper_numbered, paper_text_path = _rep.coverage, _rep.paper_numbered, _rep.paper_text_path
+PAPERS, PLANNED = PKG.PAPERS, PKG.PLANNED
+ANCHORS, NUMBERED, parse_numbered = _kov.ANCHORS, _kov.NUMBERED, _kov.parse_numbered
+
+ROOT = next(d for d in Path(__file__).resolve().parents if (d / "proofs" / "kairouz_oh_viswanath").is_dir())
 PAPER = "kairouz_oh_viswanath"
+
+
+def _mod(name: str):
+    """A helper module of the paper package, from the same package the entries were registered from."""
+    return importlib.import_module(f"{PKG.__name__}.kairouz_oh_viswanath.{name}")
 
 REFUTED = {
     "Theorem 4.3",
@@ -151,12 +165,9 @@ def test_parse_numbered_on_synthetic_text():
 
 def _mutants():
     """(entry id, module, attribute, false version, expected correction status or None)."""
-    from proofs.kairouz_oh_viswanath import _bounds as B
-    from proofs.kairouz_oh_viswanath import _common as C
-    from proofs.kairouz_oh_viswanath import _coupling as K
-    from proofs.kairouz_oh_viswanath import _mpc as M
-    from proofs.kairouz_oh_viswanath import remark_6_1, theorem_2_1, theorem_4_3
-    from proofs.kairouz_oh_viswanath._arb import A
+    B, C, K, M = _mod("_bounds"), _mod("_common"), _mod("_coupling"), _mod("_mpc")
+    remark_6_1, theorem_2_1, theorem_4_3 = _mod("remark_6_1"), _mod("theorem_2_1"), _mod("theorem_4_3")
+    A = _mod("_arb").A
 
     kov, rr_trans, joint, pairs_of = C.kov, M.rr_trans, K.joint, remark_6_1.pairs_of
 
@@ -249,8 +260,7 @@ def test_theorem_5_1_counterexample_by_hand():
     """The (0, 1/2) correlated-reveal protocol, written out by hand: 3/4 against 5/8."""
     from itertools import product
 
-    from proofs.kairouz_oh_viswanath import _mpc as M
-
+    M = _mod("_mpc")
     taus = [("both", y) for y in product((0, 1), repeat=2)] + [("none",)]
     trans = {x: {t: F(1, 2) if t in (("both", x), ("none",)) else F(0) for t in taus}
              for x in product((0, 1), repeat=2)}
