@@ -8,6 +8,10 @@ PAPERS = {
         "Murtagh, Vadhan. The Complexity of Computing the Optimal Composition of Differential Privacy (TCC 2016)",
         "murtagh-vadhan-2016-complexity-optimal-composition.txt",
     ),
+    "kairouz_oh_viswanath": (
+        "Kairouz, Oh, Viswanath. The Composition Theorem for Differential Privacy (ICML 2015)",
+        "kairouz-oh-viswanath-2015-composition-theorem.txt",
+    ),
     "vadhan_wang": (
         "Vadhan, Wang. Concurrent Composition of Differential Privacy (TCC 2021)",
         "vadhan-wang-2021-concurrent-composition.txt",
@@ -23,4 +27,4 @@ PAPERS = {
 }
 
 #: Papers planned (their subpackages are added as their checks are written).
-PLANNED = ("kairouz_oh_viswanath",)
+PLANNED: tuple = ()

@@ -123,7 +123,7 @@ def composed_delta(
     return resolve_engine(engine, prep, t_num).delta(prep, t_num, digits=digits, prec=prec)
 
 
-@implements("Murtagh-Vadhan Theorem 1.5", "Murtagh-Vadhan Theorem 3.4")
+@implements("Murtagh-Vadhan Theorem 1.5", "Murtagh-Vadhan Theorem 3.4", "Kairouz-Oh-Viswanath Theorem 3.3")
 def optcomp(
     mechanisms: Iterable[Mechanism],
     delta_g: object,
