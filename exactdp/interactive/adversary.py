@@ -24,9 +24,9 @@ from .tree import InteractiveMechanism, Node
 
 __all__ = ["Adversary", "count_adversaries", "adversaries", "MAX_ADVERSARIES", "check_enumeration"]
 
-#: Most deterministic adversaries enumerated (measured: ~ 2e4 per second on the project's
+#: Most deterministic adversaries enumerated (measured: 190 to 660 per second on the project's
 #: machine for 2-round trees; docs/benchmarks-interactive.md). Beyond it, use the dynamic programme.
-MAX_ADVERSARIES = 200_000
+MAX_ADVERSARIES = 20_000
 
 History = tuple[tuple[str, str], ...]
 
