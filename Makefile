@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench clean
+.PHONY: demo test lint bench clean figures-interactive
 
 $(STAMP): pyproject.toml setup.py
 	$(PY) -m venv $(VENV)
@@ -27,6 +27,10 @@ test: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
+
+figures-interactive: $(STAMP)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[figures]'
+	$(BIN)/python docs/figures/make_interactive.py
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run_all.py

@@ -7,7 +7,7 @@ from __future__ import annotations
 from .common import add_mechanism_args, emit_json, mechanisms_from_args, positive_int
 
 #: The library's MAX_VW_MECHANISMS (kept here so that building the parser imports nothing numeric).
-MAX_MECHANISMS = 100_000
+MAX_MECHANISMS = 20_000
 
 
 def register(sub) -> None:

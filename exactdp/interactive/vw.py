@@ -47,9 +47,10 @@ __all__ = [
     "MAX_VW_MECHANISMS",
 ]
 
-#: Largest composition for which the bound and its best order are computed (the order is
+#: Largest composition for which the bound and its best order are computed (measured: k = 10^4 with
+#: rational e^eps_i in 51 s, the exact value growing to ~k^2 bits of work; the order is
 #: a list of k indices; each comparison may need ball arithmetic).
-MAX_VW_MECHANISMS = 100_000
+MAX_VW_MECHANISMS = 20_000
 
 
 def _arb_of(x: Fraction) -> arb:

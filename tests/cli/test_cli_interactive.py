@@ -74,7 +74,7 @@ def test_experiment_json(capsys):
 @pytest.mark.parametrize("argv, flag", [
     (["concurrent", "--eps", "-1"], "eps[0]"),  # named as by exactdp delta (see MECH_BAD in test_cli.py)
     (["concurrent", "--exp-eps", "2", "--delta", "1.5"], "delta[0]"),
-    (["concurrent", "--eps", "0.1", "-k", "200000"], "-k"),
+    (["concurrent", "--eps", "0.1", "-k", "30000"], "-k"),
     (["renyi", "--eps", "0.1", "--alpha", "1"], "--alpha"),
     (["renyi", "--eps", "0.1", "--alpha", "abc"], "--alpha"),
     (["renyi", "--eps", "0.1"], "--alpha"),

@@ -122,3 +122,19 @@ def test_composition_and_bad_input():
             rdp_randomized_response(bad, exp_eps=2)
     with pytest.raises(InvalidArgument):
         rdp_randomized_response(2)
+
+
+def test_joint_quasi_convexity_lemma_2_2_corrected_form():
+    """Vadhan-Zhang Lemma 2.2 as printed mixes ``(1 - l) Q0 + Q1`` (missing l) and ``D_inf``; checked here in
+    the form its use needs: D_alpha((1-l) P0 + l P1 || (1-l) Q0 + l Q1) <= max(D_alpha(P0||Q0), D_alpha(P1||Q1))."""
+    rng = random.Random(9)
+    for _ in range(60):
+        def dist(n):
+            v = [F(rng.randint(1, 5)) for _ in range(n)]
+            return [x / sum(v) for x in v]
+        P0, Q0, P1, Q1 = dist(3), dist(3), dist(3), dist(3)
+        lam = F(rng.randint(1, 9), 10)
+        a = rng.choice([2, 3])
+        mix = renyi_divergence([(1 - lam) * x + lam * y for x, y in zip(P0, P1)],
+                               [(1 - lam) * x + lam * y for x, y in zip(Q0, Q1)], a).exp_exact
+        assert mix <= max(renyi_divergence(P0, Q0, a).exp_exact, renyi_divergence(P1, Q1, a).exp_exact)
