@@ -48,7 +48,7 @@ __all__ = [
 ]
 
 #: Largest composition for which the bound and its best order are computed (measured: k = 10^4 with
-#: rational e^eps_i in 51 s, the exact value growing to ~k^2 bits of work; the order is
+#: rational e^eps_i in 26 to 51 s, the exact value growing to ~k^2 bits of work; the order is
 #: a list of k indices; each comparison may need ball arithmetic).
 MAX_VW_MECHANISMS = 20_000
 
