@@ -46,12 +46,11 @@ def test_concurrent_json_enclosures(capsys):
     assert d["eps_g"] == "3/5"
     import mpmath
 
-    mpmath.mp.dps = 40
-    best = mpmath.mpf("1e-3") + mpmath.e ** mpmath.mpf("0.5") * mpmath.mpf("1e-6")
-    lo, hi = d["vw_bound"]["best_order"]["lower"], d["vw_bound"]["best_order"]["upper"]
-    assert mpmath.mpf(lo) <= best <= mpmath.mpf(hi)
+    with mpmath.workdps(40):
+        best = mpmath.mpf("1e-3") + mpmath.e ** mpmath.mpf("0.5") * mpmath.mpf("1e-6")
+        lo, hi = d["vw_bound"]["best_order"]["lower"], d["vw_bound"]["best_order"]["upper"]
+        assert mpmath.mpf(lo) <= best <= mpmath.mpf(hi)
     assert d["vw_bound"]["order"] == [1, 0]
-    mpmath.mp.dps = 15
 
 
 def test_renyi_json(capsys):

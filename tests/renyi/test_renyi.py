@@ -35,16 +35,15 @@ def test_rr_k_fold_against_direct_sum():
         E = sum(comb(k, j) * (p ** j * q ** (k - j)) ** a / (q ** j * p ** (k - j)) ** (a - 1) for j in range(k + 1))
         r = rdp_randomized_response(a, exp_eps=w, k=k)
         assert r.exp_exact == E and r.guarantee == "exact"
-        mpmath.mp.dps = 50
-        ref = mpmath.log(mpmath.mpf(E.numerator) / E.denominator) / (a - 1)
-        lo, hi = r.value.lower, r.value.upper
-        assert mpmath.mpf(lo.numerator) / lo.denominator - mpmath.mpf(10) ** -40 <= ref
-        assert ref <= mpmath.mpf(hi.numerator) / hi.denominator + mpmath.mpf(10) ** -40
-        mpmath.mp.dps = 15
+        with mpmath.workdps(50):  # never change the global precision other tests rely on
+            ref = mpmath.log(mpmath.mpf(E.numerator) / E.denominator) / (a - 1)
+            lo, hi = r.value.lower, r.value.upper
+            assert mpmath.mpf(lo.numerator) / lo.denominator - mpmath.mpf(10) ** -40 <= ref
+            assert ref <= mpmath.mpf(hi.numerator) / hi.denominator + mpmath.mpf(10) ** -40
 
 
+@mpmath.workdps(50)
 def test_rr_irrational_against_mpmath():
-    mpmath.mp.dps = 50
     for eps, k, a in [("0.1", 10, "2"), ("1", 3, "3/2"), ("0.5", 1, "7/3")]:
         r = rdp_randomized_response(a, eps=eps, k=k, digits=30)
         w = mpmath.e ** mpmath.mpf(eps)
@@ -54,7 +53,6 @@ def test_rr_irrational_against_mpmath():
         assert r.guarantee == "enclosure"
         assert mpmath.mpf(lo.numerator) / lo.denominator <= ref + mpmath.mpf(10) ** -45
         assert ref - mpmath.mpf(10) ** -45 <= mpmath.mpf(hi.numerator) / hi.denominator
-    mpmath.mp.dps = 15
 
 
 def test_rational_powers_exact_and_fractional_order():
