@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench proofs-report fuzz clean
+.PHONY: demo test lint bench proofs-report fuzz clean figures-interactive
 
 $(STAMP): pyproject.toml setup.py
 	$(PY) -m venv $(VENV)
@@ -33,6 +33,10 @@ fuzz: $(STAMP)
 
 proofs-report: $(STAMP)
 	$(BIN)/exactdp proofs --report docs/proofs-report.md
+
+figures-interactive: $(STAMP)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[figures]'
+	$(BIN)/python docs/figures/make_interactive.py
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/run_all.py

@@ -40,6 +40,18 @@ _EXPORTS = {
     "delta_bounds": "exactdp.approx",
     "certify": "exactdp.certify",
     "Certificate": "exactdp.certify",
+    # interactive mechanisms (Vadhan-Wang, Vadhan-Zhang)
+    "InteractiveMechanism": "exactdp.interactive",
+    "privacy_loss": "exactdp.interactive",
+    "mechanism_tradeoff": "exactdp.interactive",
+    "concurrent": "exactdp.interactive",
+    "compare_concurrent": "exactdp.interactive",
+    "vw_bound": "exactdp.interactive",
+    "rr_simulator": "exactdp.interactive",
+    "find_simulator": "exactdp.interactive",
+    "renyi_divergence": "exactdp.renyi",
+    "renyi_interactive": "exactdp.renyi",
+    "rdp_composition": "exactdp.renyi",
     # numbers
     "Enclosure": "exactdp.numbers",
     "ExpNum": "exactdp.numbers",
