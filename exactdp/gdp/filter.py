@@ -212,12 +212,12 @@ class GDPFilter:
         return gdp_delta(self.guarantee(), eps, exp_eps=exp_eps, digits=digits)
 
     # -- queries ---------------------------------------------------------
-    def can_afford(self, *, mu: object = None, sigma: object = None, sensitivity: object = None,
+    def can_afford(self, *, mu: object = None, mu_sq: object = None, sigma: object = None, sensitivity: object = None,
                    sensitivity_sq: object = None) -> bool:
         """Would a query with these parameters be answered? (The analyst can always predict a
         refusal: it depends on the mu_i only.) Guarantee: exact decision. Raises: InvalidArgument."""
-        mu_sq, _, _, _ = _charge_of(mu, sigma, sensitivity, sensitivity_sq, need_noise=False)
-        return self._spent + mu_sq <= self._budget
+        charge, _, _, _ = _charge_of(mu, mu_sq, sigma, sensitivity, sensitivity_sq, need_noise=False)
+        return self._spent + charge <= self._budget
 
     @implements("Smith-Thakurta Theorem 1")
     def gaussian(
@@ -227,6 +227,7 @@ class GDPFilter:
         sensitivity: object = None,
         sensitivity_sq: object = None,
         mu: object = None,
+        mu_sq: object = None,
         sigma: object = None,
         label: str = "",
     ) -> Any:
@@ -241,8 +242,9 @@ class GDPFilter:
             sensitivity: the query's L2 sensitivity (a rational > 0); or ``sensitivity_sq``,
                 its square (e.g. 2 for a histogram under replacement of one record).
             mu: this query's budget (rational > 0, or an Enclosure: charged its upper end);
-                or ``sigma``, the noise standard deviation (rational > 0), charged
-                ``(sensitivity / sigma)^2``.
+                or ``mu_sq``, its square (a rational > 0: ``mu_sq=f.remaining`` spends
+                the rest exactly); or ``sigma``, the noise standard deviation (rational > 0),
+                charged ``(sensitivity / sigma)^2``.
             label: a name for the log.
 
         Raises:
@@ -254,26 +256,26 @@ class GDPFilter:
         """
         import numpy as np
 
-        mu_sq, kind, s, sens_sq = _charge_of(mu, sigma, sensitivity, sensitivity_sq, need_noise=True)
-        self._admit(mu_sq, kind, s, sens_sq, label, commit=False)
+        charge, kind, s, sens_sq = _charge_of(mu, mu_sq, sigma, sensitivity, sensitivity_sq, need_noise=True)
+        self._admit(charge, kind, s, sens_sq, label, commit=False)
         value = query(self.data) if callable(query) else query
         arr = np.asarray(value, dtype=float)
         if not np.all(np.isfinite(arr)):
             raise InvalidArgument("query", "a finite number or array of finite numbers", "a value with NaN or inf")
         noisy = arr + s * self._rng.standard_normal(arr.shape)
-        self._admit(mu_sq, kind, s, sens_sq, label, commit=True)
+        self._admit(charge, kind, s, sens_sq, label, commit=True)
         return float(noisy) if noisy.shape == () else noisy
 
     @implements("Smith-Thakurta Theorem 1", "Smith-Thakurta Claim 2")
-    def charge(self, *, mu: object = None, sigma: object = None, sensitivity: object = None,
+    def charge(self, *, mu: object = None, mu_sq: object = None, sigma: object = None, sensitivity: object = None,
                sensitivity_sq: object = None, label: str = "") -> FilterEntry:
         """Charge a mu-GDP mechanism run elsewhere (any mechanism, not only Gaussian noise:
         Smith-Thakurta Claim 2); refuse when it does not fit.
 
         Guarantee: exact ledger. Raises: BudgetExceeded (logged, nothing spent), InvalidArgument.
         """
-        mu_sq, kind, _, sens_sq = _charge_of(mu, sigma, sensitivity, sensitivity_sq, need_noise=False)
-        return self._admit(mu_sq, kind, None, sens_sq, label, commit=True)
+        charge, kind, _, sens_sq = _charge_of(mu, mu_sq, sigma, sensitivity, sensitivity_sq, need_noise=False)
+        return self._admit(charge, kind, None, sens_sq, label, commit=True)
 
     def _admit(self, mu_sq: Fraction, kind: str, sigma: Optional[float], sens_sq: Optional[Fraction], label: str,
                *, commit: bool) -> FilterEntry:
@@ -342,11 +344,11 @@ def _budget_sq(mu_0: object) -> Fraction:
     return x * x
 
 
-def _charge_of(mu: object, sigma: object, sensitivity: object, sensitivity_sq: object, *,
+def _charge_of(mu: object, mu_sq: object, sigma: object, sensitivity: object, sensitivity_sq: object, *,
                need_noise: bool) -> tuple[Fraction, str, Optional[float], Optional[Fraction]]:
     """``(mu^2 charged, "exact" | "upper bound", noise sigma (a double) or None, sensitivity^2 or None)``."""
-    if (mu is None) == (sigma is None):
-        raise InvalidArgument("mu / sigma", "given, exactly one of the two", None)
+    if sum(x is not None for x in (mu, mu_sq, sigma)) != 1:
+        raise InvalidArgument("mu / mu_sq / sigma", "given, exactly one of the three", None)
     if sensitivity is not None and sensitivity_sq is not None:
         raise InvalidArgument("sensitivity / sensitivity_sq", "given, at most one of the two", None)
     sens_sq: Optional[Fraction] = None
@@ -366,7 +368,9 @@ def _charge_of(mu: object, sigma: object, sensitivity: object, sensitivity_sq: o
             while Fraction(s) < sg:  # a double >= sigma: never less noise than charged
                 s = math.nextafter(s, math.inf)
         return mu_sq, kind, s, sens_sq
-    if isinstance(mu, GDP):
+    if mu_sq is not None:
+        mu_sq = _positive(mu_sq, "mu_sq")
+    elif isinstance(mu, GDP):
         mu_sq = mu.mu_sq
     elif isinstance(mu, Enclosure):
         if mu.infinite or mu.lower < 0:
