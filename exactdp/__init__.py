@@ -38,6 +38,18 @@ _EXPORTS = {
     "delta_bounds": "exactdp.approx",
     "certify": "exactdp.certify",
     "Certificate": "exactdp.certify",
+    # Gaussian differential privacy (issue 11)
+    "GDP": "exactdp.gdp",
+    "gdp_delta": "exactdp.gdp",
+    "gdp_epsilon": "exactdp.gdp",
+    "gdp_mu": "exactdp.gdp",
+    "gdp_tradeoff": "exactdp.gdp",
+    "gaussian_mu": "exactdp.gdp",
+    "compose_gdp": "exactdp.gdp",
+    "GDPFilter": "exactdp.gdp",
+    "BudgetExceeded": "exactdp.gdp",
+    "OnlineSimulator": "exactdp.gdp",
+    "cholesky_factor": "exactdp.gdp",
     # numbers
     "Enclosure": "exactdp.numbers",
     "ExpNum": "exactdp.numbers",
