@@ -33,3 +33,9 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis
+
+# docs/figures/gdp-tradeoff.png (docs/gdp.md); matplotlib comes from the `figures` extra
+.PHONY: figures-gdp
+figures-gdp: $(STAMP)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[figures]'
+	$(BIN)/python docs/figures/gdp_figures.py
