@@ -277,9 +277,24 @@ def _arbq(q: Fraction) -> arb:
     return arb(fmpq(q.numerator, q.denominator))
 
 
+def _decreasing(fn: Callable[[arb], arb], x: arb) -> arb:
+    """``fn(x)`` for a decreasing ``fn``, as the union of its values at the two exact ends of
+    the ball: Arb's erfc/erf of a ball far in the tail (|x| ~ 1e5 and beyond) propagate the
+    radius with a bound that loses every digit, while exact points stay accurate."""
+    if x.rad() == 0:
+        return fn(x)
+    return fn(x.upper()).union(fn(x.lower()))
+
+
 def _Phi(x: arb) -> arb:
-    """The standard normal CDF, ``erfc(-x/sqrt 2)/2`` (Arb's erfc is accurate in the far tails)."""
-    return (-x / arb(2).sqrt()).erfc() / 2
+    """The standard normal CDF, ``erfc(-x/sqrt 2)/2`` (Arb's erfc is accurate in the far tails
+    at exact points; see :func:`_decreasing`)."""
+    return _decreasing(lambda y: y.erfc(), -x / arb(2).sqrt()) / 2
+
+
+def _erf(x: arb) -> arb:
+    """``erf(x)`` (increasing), evaluated at the ends of the ball as :func:`_Phi`."""
+    return -_decreasing(lambda y: -(y.erf()), x)
 
 
 def _Phi_inv_upper_tail(p: Fraction) -> arb:
@@ -368,7 +383,7 @@ def gdp_delta(mu: object, eps: object = None, *, exp_eps: object = None, digits:
         # eps = 0: Phi(mu/2) - Phi(-mu/2) = erf(mu / (2 sqrt 2)), written without the cancellation
         def step0(prec: int) -> Optional[Enclosure]:
             with workprec(prec):
-                v = (_arbq(mu_sq).sqrt() / (2 * arb(2).sqrt())).erf()
+                v = _erf(_arbq(mu_sq).sqrt() / (2 * arb(2).sqrt()))
                 if not v.is_finite():
                     return None
                 lo, hi = arb_bounds(v)
@@ -443,7 +458,10 @@ def _solve(
     while True:
         # Newton at rising precision: quadratic convergence needs few steps per doubling
         while True:
-            x, lo, hi = _newton(value, slope, target, lo, hi, x, s_before, prec)
+            x, lo, hi, sharp = _newton(value, slope, target, lo, hi, x, s_before, prec)
+            if not sharp and prec < MAXPREC:
+                # the evaluation itself lost the bits (e^eps for a huge eps): more precision, same goal
+                goal = min(goal + prec, MAXPREC)
             if prec >= goal:
                 break
             prec = min(2 * prec, goal)
@@ -473,11 +491,13 @@ def _solve(
 
 
 def _newton(value, slope, target: Fraction, lo: Fraction, hi: Fraction, x: Fraction, s_before: int,
-            prec: int) -> tuple[Fraction, Fraction, Fraction]:
-    """Newton steps at ``prec`` bits from ``x``; returns ``(x, lo, hi)`` with the bracket
+            prec: int) -> tuple[Fraction, Fraction, Fraction, bool]:
+    """Newton steps at ``prec`` bits from ``x``; returns ``(x, lo, hi, sharp)`` with the bracket
     narrowed by every sign the balls decided. Stops when a step is below the precision or
-    the ball of ``value - target`` no longer decides (the precision's resolution)."""
+    the ball of ``value - target`` no longer decides; ``sharp`` is False when that happened
+    because the value itself was known to fewer than half the bits (not the root's resolution)."""
     tol = Fraction(1, 1 << max(prec - 24, 8))
+    sharp = True
     with workprec(prec):
         t = _arbq(target)
         for _ in range(200 + prec // 4):
@@ -485,6 +505,7 @@ def _newton(value, slope, target: Fraction, lo: Fraction, hi: Fraction, x: Fract
             v = value(xa)
             diff = v - t
             if not (diff.is_finite() and (diff > 0 or diff < 0)):
+                sharp = v.is_finite() and v.rad() * (1 << (prec // 2)) <= abs(v.mid())
                 break
             if (1 if diff > 0 else -1) == s_before:
                 lo = x
@@ -494,7 +515,7 @@ def _newton(value, slope, target: Fraction, lo: Fraction, hi: Fraction, x: Fract
             new = None
             if v > 0 and sl.is_finite() and (sl > 0 or sl < 0):
                 step = (v.log() - t.log()) * v / sl
-                if step.is_finite():
+                if step.is_finite() and abs(step) < _arbq(hi - lo):  # a step out of the bracket is not taken
                     new = _round_bits(x - _mid_fraction(step), prec)
             if new is None or not (lo < new < hi):
                 new = _between(lo, hi)
@@ -502,7 +523,7 @@ def _newton(value, slope, target: Fraction, lo: Fraction, hi: Fraction, x: Fract
             x = new
             if converged:
                 break
-    return x, lo, hi
+    return x, lo, hi, sharp
 
 
 def _between(lo: Fraction, hi: Fraction) -> Fraction:
@@ -566,7 +587,7 @@ def gdp_epsilon(mu: object, delta: object, *, digits: int = 30) -> Enclosure:
     if dl == 0:
         return Enclosure.infinity()
     # delta >= delta_mu(0) = erf(mu/(2 sqrt 2))  <=>  eps = 0 suffices
-    s0 = _sign(lambda: (_arbq(mu_sq).sqrt() / (2 * arb(2).sqrt())).erf() - _arbq(dl), "eps: delta against delta_mu(0)")
+    s0 = _sign(lambda: _erf(_arbq(mu_sq).sqrt() / (2 * arb(2).sqrt())) - _arbq(dl), "eps: delta against delta_mu(0)")
     if s0 < 0:
         return Enclosure.point(0)
     # an upper bound: delta_mu(eps) < Phi(-eps/mu + mu/2) <= delta once eps >= mu z + mu^2/2,
@@ -621,7 +642,7 @@ def gdp_mu(eps: object = None, delta: object = None, *, exp_eps: object = None, 
     def value(m: arb) -> arb:
         ee, w = _eps_arbs(e, t)
         if e == 0:
-            return (m / (2 * arb(2).sqrt())).erf()
+            return _erf(m / (2 * arb(2).sqrt()))
         return _delta_arb(m, ee, w)
 
     def slope(m: arb) -> arb:  # d delta_mu / d mu = phi(a), a = -eps/mu + mu/2

@@ -148,6 +148,19 @@ def test_mu_is_the_inverse(eps, delta):
     assert rel_width(enc) <= F(1, 10**20) / 2
 
 
+@pytest.mark.parametrize("mu", [F(10**9), F(12345678901, 7)])
+def test_epsilon_for_huge_mu(mu):
+    """eps ~ mu^2/2 ~ 5e17: e^eps times a normal tail of 1e-2e17. Regression: Arb's erfc of a
+    *ball* that far out loses every digit (the radius is propagated with a crude bound), so
+    Phi is evaluated at the ball's exact ends; and a Newton step of 1e640000000 is not taken."""
+    enc = gdp_epsilon(mu, F(1, 10**5), digits=12)
+    with mp.workdps(60):
+        root = root_bisect(lambda e: mp.log(delta_closed(mu, mp.nstr(e, 70), dps=70)) - mp.log(mp.mpf("1e-5")),
+                           mpf(enc.lower) * (1 - mp.mpf("1e-9")), mpf(enc.upper) * (1 + mp.mpf("1e-9")), dps=50)
+        assert contains(enc, root, F(1, 10**40))
+    assert rel_width(enc) <= F(1, 10**12) / 2
+
+
 def test_inverse_degenerate_ends():
     assert gdp_epsilon(0, F(1, 10)).exact == 0  # mu = 0: 0-GDP is (0, 0)-DP
     assert gdp_epsilon(1, 0).infinite  # delta = 0: no finite eps for mu > 0
