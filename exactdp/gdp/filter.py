@@ -100,13 +100,14 @@ def _noise_sigma(sens_sq: Fraction, mu_sq: Fraction) -> float:
     """The least double ``s`` with ``s^2 >= sens_sq / mu_sq`` (exact check): noise at least as
     large as the charge assumes."""
     target = sens_sq / mu_sq
+    if not Fraction(1, 10**300) <= target <= Fraction(10**300):
+        raise InvalidArgument("mu", "a value with sensitivity / mu between 1e-150 and 1e150 (a double noise scale)",
+                              fraction_to_decimal(target, 6, "up"))
     s = math.sqrt(float(target))
     while Fraction(s) ** 2 < target:
         s = math.nextafter(s, math.inf)
     while s > 0 and Fraction(math.nextafter(s, 0.0)) ** 2 >= target:
         s = math.nextafter(s, 0.0)
-    if not math.isfinite(s):
-        raise InvalidArgument("sigma", "a noise scale representable as a double", fraction_to_decimal(target, 6, "up"))
     return s
 
 
@@ -364,6 +365,8 @@ def _charge_of(mu: object, mu_sq: object, sigma: object, sensitivity: object, se
         mu_sq = sens_sq / (sg * sg)  # type: ignore[operator]
         s: Optional[float] = None
         if need_noise:
+            if not Fraction(1, 10**150) <= sg <= Fraction(10**150):
+                raise InvalidArgument("sigma", "a rational between 1e-150 and 1e150 (a double noise scale)", sigma)
             s = float(sg)
             while Fraction(s) < sg:  # a double >= sigma: never less noise than charged
                 s = math.nextafter(s, math.inf)

@@ -125,6 +125,8 @@ def test_vector_queries_and_noise_scale():
         (dict(sensitivity=1, mu=float("nan")), "mu"),
         (dict(sensitivity=1, sigma=0), "sigma"),
         (dict(sensitivity=1, mu_sq=-1), "mu_sq"),
+        (dict(sensitivity=1, mu=F(1, 10**400)), "mu"),
+        (dict(sensitivity=1, sigma=F(10**400)), "sigma"),
     ],
 )
 def test_bad_query_parameters(kwargs, param):
