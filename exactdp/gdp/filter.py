@@ -260,7 +260,10 @@ class GDPFilter:
         charge, kind, s, sens_sq = _charge_of(mu, mu_sq, sigma, sensitivity, sensitivity_sq, need_noise=True)
         self._admit(charge, kind, s, sens_sq, label, commit=False)
         value = query(self.data) if callable(query) else query
-        arr = np.asarray(value, dtype=float)
+        try:
+            arr = np.asarray(value, dtype=float)
+        except (TypeError, ValueError):
+            raise InvalidArgument("query", "a number or an array of numbers", f"a value of type {type(value).__name__}") from None
         if not np.all(np.isfinite(arr)):
             raise InvalidArgument("query", "a finite number or array of finite numbers", "a value with NaN or inf")
         noisy = arr + s * self._rng.standard_normal(arr.shape)

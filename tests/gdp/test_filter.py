@@ -144,7 +144,9 @@ def test_bad_budget_and_values():
     f = GDPFilter(1)
     with pytest.raises(InvalidArgument):
         f.gaussian(float("nan"), sensitivity=1, mu=F(1, 2))
-    assert f.spent == 0  # a failed query spends nothing
+    with pytest.raises(InvalidArgument):
+        f.gaussian(lambda d: "text", sensitivity=1, mu=F(1, 2))
+    assert f.spent == 0 and f.log == ()  # a failed query spends nothing
 
 
 # --------------------------------------------------------------------------
