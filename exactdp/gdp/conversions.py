@@ -191,15 +191,15 @@ class GDP:
         return GDP(mu_sq=self.mu_sq + sum((_mu_sq_of(o, "others") for o in others), Fraction(0)))
 
     def delta(self, eps: object = None, *, exp_eps: object = None, digits: int = 30) -> Enclosure:
-        """:func:`gdp_delta` of this guarantee."""
+        """:func:`gdp_delta` of this guarantee. Guarantee and Raises: as :func:`gdp_delta`."""
         return gdp_delta(self, eps, exp_eps=exp_eps, digits=digits)
 
     def epsilon(self, delta: object, *, digits: int = 30) -> Enclosure:
-        """:func:`gdp_epsilon` of this guarantee."""
+        """:func:`gdp_epsilon` of this guarantee. Guarantee and Raises: as :func:`gdp_epsilon`."""
         return gdp_epsilon(self, delta, digits=digits)
 
     def tradeoff(self, alpha: object, *, digits: int = 30) -> Enclosure:
-        """:func:`gdp_tradeoff` of this guarantee."""
+        """:func:`gdp_tradeoff` of this guarantee. Guarantee and Raises: as :func:`gdp_tradeoff`."""
         return gdp_tradeoff(self, alpha, digits=digits)
 
     def __eq__(self, other: object) -> bool:

@@ -188,7 +188,10 @@ class GDPFilter:
         return self._budget - self._spent
 
     def remaining_mu(self, digits: int = 30) -> Enclosure:
-        """``sqrt(remaining)``: the largest mu a next query may have (exact when rational)."""
+        """``sqrt(remaining)``: the largest mu a next query may have.
+
+        Guarantee: exact when rational, else an enclosure to ``digits``. Raises: InvalidArgument (digits).
+        """
         return _sqrt_enclosure(self.remaining, digits)
 
     @property
@@ -205,11 +208,17 @@ class GDPFilter:
         return GDP(mu_sq=self._budget)
 
     def epsilon(self, delta: object, *, digits: int = 30) -> Enclosure:
-        """The least eps such that the interaction is (eps, delta)-DP (of mu_0-GDP; :func:`gdp_epsilon`)."""
+        """The least eps such that the interaction is (eps, delta)-DP (of mu_0-GDP).
+
+        Guarantee and Raises: as :func:`~exactdp.gdp.gdp_epsilon`. References: Smith-Thakurta Theorem 1.
+        """
         return gdp_epsilon(self.guarantee(), delta, digits=digits)
 
     def delta(self, eps: object = None, *, exp_eps: object = None, digits: int = 30) -> Enclosure:
-        """The least delta such that the interaction is (eps, delta)-DP (of mu_0-GDP; :func:`gdp_delta`)."""
+        """The least delta such that the interaction is (eps, delta)-DP (of mu_0-GDP).
+
+        Guarantee and Raises: as :func:`~exactdp.gdp.gdp_delta`. References: Smith-Thakurta Theorem 1.
+        """
         return gdp_delta(self.guarantee(), eps, exp_eps=exp_eps, digits=digits)
 
     # -- queries ---------------------------------------------------------
