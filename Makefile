@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench proofs-report fuzz clean figures-interactive
+.PHONY: demo test lint bench proofs-report fuzz clean figures-interactive figures-gdp
 
 $(STAMP): pyproject.toml setup.py
 	$(PY) -m venv $(VENV)
@@ -43,3 +43,8 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis
+
+# docs/figures/gdp-tradeoff.png (docs/gdp.md); matplotlib comes from the `figures` extra
+figures-gdp: $(STAMP)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[figures]'
+	$(BIN)/python docs/figures/gdp_figures.py

@@ -52,6 +52,18 @@ _EXPORTS = {
     "renyi_divergence": "exactdp.renyi",
     "renyi_interactive": "exactdp.renyi",
     "rdp_composition": "exactdp.renyi",
+    # Gaussian differential privacy (issue 11)
+    "GDP": "exactdp.gdp",
+    "gdp_delta": "exactdp.gdp",
+    "gdp_epsilon": "exactdp.gdp",
+    "gdp_mu": "exactdp.gdp",
+    "gdp_tradeoff": "exactdp.gdp",
+    "gaussian_mu": "exactdp.gdp",
+    "compose_gdp": "exactdp.gdp",
+    "GDPFilter": "exactdp.gdp",
+    "BudgetExceeded": "exactdp.gdp",
+    "OnlineSimulator": "exactdp.gdp",
+    "cholesky_factor": "exactdp.gdp",
     # numbers
     "Enclosure": "exactdp.numbers",
     "ExpNum": "exactdp.numbers",

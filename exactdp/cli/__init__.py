@@ -25,6 +25,7 @@ COMMAND_MODULES = [
     "exactdp.cli.reduce",
     "exactdp.cli.proofs",
     "exactdp.cli.interactive",
+    "exactdp.cli.gdp",
 ]
 
 
