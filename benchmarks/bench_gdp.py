@@ -16,7 +16,7 @@ Google's dp_accounting (its Gaussian PLD and RDP accountants).
   at eps = 1, against exactdp's certified values of mu = sqrt(k)/sigma.
 
 Usage: ``python benchmarks/bench_gdp.py [--quick] [--no-peers]``. Prints its figures and writes
-``docs/benchmarks-gdp.md`` (a section the lead merges into docs/benchmarks.md).
+its section of ``docs/benchmarks.md``.
 """
 
 from __future__ import annotations
@@ -48,7 +48,9 @@ from exactdp.gdp import (  # noqa: E402
     sigma_matrix,
 )
 
-OUT = os.path.join(os.path.dirname(HERE), "docs", "benchmarks-gdp.md")
+sys.path.insert(0, HERE)
+from _report import write_section  # noqa: E402
+
 PEER_VENV = os.path.join(HERE, ".venv-peers")
 
 PEER_SCRIPT = r"""
@@ -290,10 +292,8 @@ def main() -> None:
         except Exception as e:  # no network, no wheel: the comparison is optional
             print(f"dp_accounting unavailable: {e}")
             md += [f"dp_accounting unavailable in this run ({type(e).__name__})."]
-    with open(OUT, "w") as fh:
-        fh.write("<!-- written by benchmarks/bench_gdp.py; merged into docs/benchmarks.md by the lead -->\n")
-        fh.write("\n".join(md) + "\n")
-    print(f"wrote {OUT}")
+    write_section("gdp", "\n".join(md))
+    print("wrote the gdp section of docs/benchmarks.md")
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 """Benchmarks of exactdp.interactive: the cost of enumerating adversaries against tree size,
 beside the dynamic programme; the Section 6 trial rate; Theorem 4.1's best order for large k.
 
-Prints its figures and writes ``docs/benchmarks-interactive.md`` (the lead merges it into
+Prints its figures and writes its section of ``docs/benchmarks.md`` (formerly merged into
 docs/benchmarks.md). Usage: ``python benchmarks/bench_interactive.py [--quick]``.
 """
 
@@ -14,7 +14,7 @@ import time
 from fractions import Fraction
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _report import machine  # noqa: E402
+from _report import machine, write_section  # noqa: E402
 
 from exactdp import mechanisms  # noqa: E402
 from exactdp.experiments.vw_section6 import run_trial  # noqa: E402
@@ -27,7 +27,6 @@ from exactdp.interactive import (  # noqa: E402
     vw_bound,
 )
 
-DOC = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "docs", "benchmarks-interactive.md")
 
 
 def timed(fn, reps=1):
@@ -104,9 +103,8 @@ def main() -> int:
            "| k (Theorem 4.1 best order) | exact e^eps_i | eps_i given (Arb comparisons) |", "|---:|---:|---:|"]
     for k, t, te in orows:
         md.append(f"| {k} | {t:.3g} s | {te:.3g} s |")
-    with open(DOC, "w") as f:
-        f.write("\n".join(md) + "\n")
-    print(f"wrote {DOC}")
+    write_section("interactive", "\n".join(md))
+    print("wrote the interactive section of docs/benchmarks.md")
     return 0
 
 

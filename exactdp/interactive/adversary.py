@@ -25,7 +25,7 @@ from .tree import InteractiveMechanism, Node
 __all__ = ["Adversary", "count_adversaries", "adversaries", "MAX_ADVERSARIES", "check_enumeration"]
 
 #: Most deterministic adversaries enumerated (measured: 190 to 660 per second on the project's
-#: machine for 2-round trees; docs/benchmarks-interactive.md). Beyond it, use the dynamic programme.
+#: machine for 2-round trees; docs/benchmarks.md, section "Interactive mechanisms"). Beyond it, use the dynamic programme.
 MAX_ADVERSARIES = 20_000
 
 History = tuple[tuple[str, str], ...]
