@@ -28,7 +28,6 @@ from exactdp.interactive import (  # noqa: E402
 )
 
 
-
 def timed(fn, reps=1):
     best = float("inf")
     out = None
