@@ -24,6 +24,7 @@ COMMAND_MODULES = [
     "exactdp.cli.approx",
     "exactdp.cli.reduce",
     "exactdp.cli.proofs",
+    "exactdp.cli.regions",
 ]
 
 
