@@ -12,10 +12,31 @@ Presentation only (STYLE.md item 14): the library decides. Exit status 0, or 2 o
 
 from __future__ import annotations
 
-from .common import MAX_DIGITS, add_mechanism_args, emit_json, mechanisms_from_args, positive_int, screen_numbers
+import functools
+
+from ..errors import InvalidArgument
+from .common import MAX_DIGITS, add_mechanism_args, emit_json, mechanisms_from_args, positive_int, renamed, screen_numbers
 
 #: The plot kinds of ``exactdp plot``.
 PLOT_KINDS = ("region", "tradeoff", "bounds")
+
+#: library parameter -> the flag that carries it, for one-line errors that name what the user typed
+_FLAGS = {"eps": "--eps", "exp_eps": "--exp-eps", "delta": "--delta", "k": "-k", "alpha": "--alpha", "delta_g": "--delta-g",
+          "eps_g": "--eps-g", "exp_eps_g": "--exp-eps-g", "sensitivity": "--sensitivity", "delta0": "--delta0",
+          "mu": "--gaussian"}
+
+
+def _flags(run):
+    """The error naming the user's flag (``delta_g`` -> ``--delta-g``); its meaning is unchanged."""
+
+    @functools.wraps(run)
+    def wrapped(args):
+        try:
+            return run(args)
+        except InvalidArgument as e:
+            raise renamed(e, _FLAGS) from None
+
+    return wrapped
 
 
 def _digits(p) -> None:
@@ -100,6 +121,7 @@ def _show(e, digits: int) -> str:
     return f"[{lo}, {hi}]"
 
 
+@_flags
 def run_region(args) -> int:
     """Run ``exactdp region``. Guarantee: as the region (exact or certified).
     Raises: InvalidArgument / CostTooHigh (one line, exit 2, by main)."""
@@ -135,6 +157,7 @@ def run_region(args) -> int:
     return 0
 
 
+@_flags
 def run_tradeoff(args) -> int:
     """Run ``exactdp tradeoff``. Guarantee: as the trade-off function. Raises: as ``region``."""
     from ..fdp import composition_tradeoff
@@ -163,6 +186,7 @@ def run_tradeoff(args) -> int:
     return 0
 
 
+@_flags
 def run_bounds(args) -> int:
     """Run ``exactdp bounds``. Guarantee: certified upper bounds, exact or certified optimum. Raises: as ``region``."""
     from ..bounds import composition_bounds
@@ -194,6 +218,7 @@ def run_bounds(args) -> int:
     return 0
 
 
+@_flags
 def run_calibrate(args) -> int:
     """Run ``exactdp calibrate``. Guarantee: enclosures with certified ends. Raises: as ``region``."""
     from ..bounds import calibrate
@@ -220,6 +245,7 @@ def run_calibrate(args) -> int:
     return 0
 
 
+@_flags
 def run_plot(args) -> int:
     """Run ``exactdp plot``. Guarantee: the figure of exact / certified objects; the file is written
     atomically. Raises: as ``region`` (and InvalidArgument for the file name or a missing matplotlib)."""

@@ -29,7 +29,7 @@ from typing import Optional, Sequence
 from ..errors import InvalidArgument
 from ..events import Mechanism, as_composition
 from ..fdp.geometry import neyman_pearson
-from ..fdp.symbolic import Scalar, exp_scalars, fast
+from ..fdp.symbolic import QW, Scalar, exp_scalars, fast, scalar_exact
 from ..fdp.tradeoff import TradeOff, _unit
 from ..links import implements
 from ..numbers import parse_int, parse_list
@@ -52,7 +52,12 @@ def randomized_response(eps: object = None, delta: object = 0, *, exp_eps: objec
     """
     m = _mech(eps, exp_eps, delta)
     (w,) = exp_scalars([m.w])
-    return _rr(w, fast(m.delta))
+    return _public(_rr(w, fast(m.delta)))
+
+
+def _public(pair):
+    """Rationals as Fractions (QW elements unchanged)."""
+    return tuple([x if isinstance(x, QW) else scalar_exact(x) for x in xs] for xs in pair)
 
 
 def _rr(w, d):
@@ -89,7 +94,7 @@ def geometric_pair(eps: object = None, *, exp_eps: object = None) -> tuple[list[
     left = c * w / (w - 1)     # sum over z <= 0 of c w^(-|z|)
     right = c / (w - 1)        # sum over z >= 1 of c w^(-|z|)
     # Q(z) = p(z - 1): Q(z <= 0) = sum_{z <= -1} c w^(-|z|) = right, Q(z >= 1) = sum_{z >= 0} = left
-    return [left, right], [right, left]
+    return _public(([left, right], [right, left]))
 
 
 def _mech(eps, exp_eps, delta) -> Mechanism:
