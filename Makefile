@@ -33,3 +33,8 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis
+
+# Figures of docs/regions.md (issue 9): KOV Figures 2 and 3, trade-off curves.
+.PHONY: figures-regions
+figures-regions: $(STAMP)
+	$(BIN)/python docs/figures/make_regions.py

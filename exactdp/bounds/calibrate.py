@@ -343,6 +343,14 @@ def _paper(t: RatExp, dg: Fraction, k: int, S: Fraction, cal: Calibration, digit
     meets43 = True if m_hi is True else (False if m_lo is False else None)
     out.append(PaperStatement("Kairouz-Oh-Viswanath Theorem 4.3", "Gaussian noise variance", vp, sig2, _ratio(vp, sig2),
                               meets43, True, "ratio > 1: more noise than needed; meets_budget false: the statement fails here"))
+    # the corrected statement (docs/regions.md): variance max(8 k D^2 L / eps^2, k D^2 / eps), i.e. mu^2 = min(eps^2/(8L), eps)
+    vc = _enc(lambda: _q(S) ** 2 * k * (8 * L() / eps_num() ** 2).max(1 / eps_num()), digits)
+    mu2c = _enc(lambda: (eps_num() ** 2 / (8 * L())).min(eps_num()), digits)
+    c_hi = _decide_le(mu2c.upper, t, dg)
+    c_lo = _decide_le(mu2c.lower, t, dg)
+    meetsc = True if c_hi is True else (False if c_lo is False else None)
+    out.append(PaperStatement("Kairouz-Oh-Viswanath Theorem 4.3 (corrected)", "Gaussian noise variance max(8k D^2 L/eps^2, k D^2/eps)",
+                              vc, sig2, _ratio(vc, sig2), meetsc, True, "the correction adds k D^2/eps: mu^2 <= eps"))
     return out
 
 

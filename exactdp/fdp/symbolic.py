@@ -269,8 +269,21 @@ def scalar_exact(x: Scalar) -> Optional[Fraction]:
     if isinstance(x, QW):
         return x.exact()
     if type(x) is _MPQ:
-        return Fraction(int(x.numerator), int(x.denominator))
+        return _coprime(int(x.numerator), int(x.denominator))
     return Fraction(x)
+
+
+def _coprime(n: int, d: int) -> Fraction:
+    """``Fraction(n, d)`` for ``n / d`` already in lowest terms (an mpq is): skips a second gcd of
+    numbers that may have 10^5 bits. Python 3.12+ names this ``_from_coprime_ints``; 3.10-3.11
+    take ``_normalize=False``; anything else falls back to the normalising constructor."""
+    make = getattr(Fraction, "_from_coprime_ints", None)
+    if make is not None:
+        return make(n, d)
+    try:
+        return Fraction(n, d, _normalize=False)  # type: ignore[call-arg]
+    except TypeError:  # pragma: no cover - a Python without either form
+        return Fraction(n, d)
 
 
 def exp_scalars(ws: Sequence[ExpNum]) -> list[Scalar]:

@@ -53,10 +53,32 @@ __all__ = [
     "tradeoff_from_guarantees",
     "composition_tradeoff",
     "MAX_TENSOR_ATOMS",
+    "MAX_EXACT_CURVE_BITS",
+    "exact_curve_bits",
 ]
 
 #: Largest number of atoms (before merging equal likelihood ratios) a tensor product builds.
 MAX_TENSOR_ATOMS = 2_000_000
+
+#: Largest exact trade-off curve (estimated bits of its rational vertices) built for
+#: ``engine="auto"`` / ``"exact"``: beyond it ``auto`` gives certified enclosures, ``exact`` refuses.
+#: Measured (benchmarks/bench_regions.py): 1000 equal mechanisms with e^eps = 1001/1000 hold
+#: about 8e7 bits and take ~20 s; the size grows as k^2.
+MAX_EXACT_CURVE_BITS = 2**29
+
+
+def exact_curve_bits(comp, classes: float) -> float:
+    """Estimated bits of an exact trade-off curve: ~``2 classes`` vertices (curve and mirror), two
+    coordinates each, each with the size of ``prod (1 + w_i)`` and ``prod (1 - delta_i)``.
+    Guarantee: approximate (an estimate). Raises: nothing."""
+    per = 0.0
+    for m, n in comp.groups():
+        w = m.exp_eps
+        if w is not None:
+            per += n * ((w.numerator + w.denominator).bit_length() + w.denominator.bit_length())
+        if m.delta:
+            per += n * (m.delta.numerator.bit_length() + m.delta.denominator.bit_length())
+    return 4.0 * (classes + 2) * max(per, 1.0)
 
 _ZERO, _ONE = Fraction(0), Fraction(1)
 
@@ -689,10 +711,13 @@ def composition_tradeoff(mechanisms: object, *, engine: str = "auto", method: st
     product of the ``f_{eps_i, delta_i}`` (Kairouz-Oh-Viswanath's randomized responses composed),
     from :meth:`exactdp.PrivacyProfile.tradeoff_curve`.
 
-    Guarantee: exact when every ``e^eps_i`` is rational; else certified vertex enclosures (``digits``).
+    Guarantee: exact when every ``e^eps_i`` is rational and the exact curve is not larger than
+    :data:`MAX_EXACT_CURVE_BITS` (``engine="auto"``; beyond it certified enclosures, ``is_exact`` False);
+    else certified vertex enclosures (``digits``).
 
     Raises:
-        InvalidArgument / CostTooHigh: from the profile (bad mechanisms; too many privacy-loss classes).
+        InvalidArgument / CostTooHigh: from the profile (bad mechanisms; too many privacy-loss classes);
+            CostTooHigh for ``engine="exact"`` beyond :data:`MAX_EXACT_CURVE_BITS`.
 
     Examples:
         >>> from exactdp import mechanisms
@@ -700,9 +725,22 @@ def composition_tradeoff(mechanisms: object, *, engine: str = "auto", method: st
         >>> f == f_eps_delta(exp_eps=2).tensor(f_eps_delta(exp_eps=2))
         True
     """
+    from ..engines.base import Prepared
+    from ..numbers import parse_choice
     from ..profile import PrivacyProfile
 
     comp = as_composition(mechanisms)
+    engine = parse_choice(engine, "engine", ("auto", "exact", "certified"))
+    if engine != "certified":
+        prep = Prepared(comp, method)
+        if prep.all_exact():
+            bits = exact_curve_bits(comp, prep.struct.cost())
+            if bits > MAX_EXACT_CURVE_BITS:
+                if engine == "exact":
+                    raise CostTooHigh("engine", f"the exact trade-off curve would hold about {bits:.3g} bits of rationals "
+                                      f"(limit {MAX_EXACT_CURVE_BITS:.3g}); use engine='certified' (enclosures)",
+                                      estimate=bits, limit=MAX_EXACT_CURVE_BITS, alternative="engine='certified'")
+                engine = "certified"  # auto: the certified tier, stated in the result (is_exact False)
     prof = PrivacyProfile(comp, engine=engine, method=method, digits=digits)
     curve = _repair_curve(list(prof.tradeoff_curve()), comp.delta_product)
     return TradeOff._enclosed(curve, f"composition of {comp.describe()}", digits)

@@ -115,7 +115,7 @@ def plot_regions(panels: Sequence[tuple[str, Sequence[tuple[str, PrivacyRegion]]
         ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.12), ncol=min(4, len(regions) + 1), fontsize=8)
     if title:
         fig.suptitle(title, fontsize=12)
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0, 1, 0.95) if title else None)
     _save(fig, p)
     plt.close(fig)
     return p
@@ -175,10 +175,10 @@ def bound_regions(mechanisms: object, *, grid: int = 40) -> list[tuple[str, Priv
     out: list[tuple[str, PrivacyRegion]] = []
     b = basic_bound(comp, sd, digits=12) if sd < 1 else None
     if b is not None and b.value is not None:
-        out.append(("basic (Thm 3.1)", PrivacyRegion(tradeoff_from_guarantees([Mechanism(exp_eps=_exp_up(b.value.upper), delta=sd)]))))
+        out.append(("basic (KOV Thm 3.1)", PrivacyRegion(tradeoff_from_guarantees([Mechanism(exp_eps=_exp_up(b.value.upper), delta=sd)]))))
     lo = max(1 - P, sd)
     dgs = [lo + (1 - lo) * Fraction(10.0 ** (-8.0 * j / grid)).limit_denominator(10**12) for j in range(1, grid + 1)]
-    for name, fn in (("advanced (Thm 3.2)", advanced_bound), ("KOV Thm 3.4", kov34_bound)):
+    for name, fn in (("advanced (MV Thm 1.3)", advanced_bound), ("KOV Thm 3.4", kov34_bound)):
         gs = []
         for dg in dgs:
             r = fn(comp, dg, digits=8)
@@ -186,7 +186,7 @@ def bound_regions(mechanisms: object, *, grid: int = 40) -> list[tuple[str, Priv
                 gs.append(Mechanism(exp_eps=_exp_up(r.value.upper), delta=dg))
         if gs:
             out.append((name, PrivacyRegion(tradeoff_from_guarantees(gs))))
-    out.append(("optimal (Thm 3.3)", composition_region(comp, digits=12)))
+    out.append(("optimal (KOV Thm 3.3)", composition_region(comp, digits=12)))
     return out
 
 
@@ -214,7 +214,7 @@ def plot_bounds(mechanisms: object, path: object, *, title: str = "", delta_rang
     comp: Composition = as_composition(mechanisms)
     plt = _plt()
     fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11.5, 5.4))
-    styles = {"basic (Thm 3.1)": "C3", "advanced (Thm 3.2)": "C1", "KOV Thm 3.4": "C2", "optimal (Thm 3.3)": "C0"}
+    styles = {"basic (KOV Thm 3.1)": "C3", "advanced (MV Thm 1.3)": "C1", "KOV Thm 3.4": "C2", "optimal (KOV Thm 3.3)": "C0"}
     for label, R in bound_regions(comp):
         xs, ys = _region_xy(R)
         ax1.fill(xs, ys, color=styles.get(label, "C4"), alpha=0.08)
@@ -235,8 +235,8 @@ def plot_bounds(mechanisms: object, path: object, *, title: str = "", delta_rang
                 series.setdefault(name, ([], []))
                 series[name][0].append(float(dg))
                 series[name][1].append(float(b.value.upper) if name != "optimal" else _f(b.value))
-    names = {"basic": ("basic (Thm 3.1)", "C3"), "advanced": ("advanced (Thm 3.2)", "C1"), "kov_3_4": ("KOV Thm 3.4", "C2"),
-             "kov_3_5": ("KOV Thm 3.5", "C4"), "optimal": ("optimal (Thm 3.3)", "C0")}
+    names = {"basic": ("basic (KOV Thm 3.1)", "C3"), "advanced": ("advanced (MV Thm 1.3)", "C1"), "kov_3_4": ("KOV Thm 3.4", "C2"),
+             "kov_3_5": ("KOV Thm 3.5", "C4"), "optimal": ("optimal (KOV Thm 3.3)", "C0")}
     if len(comp.groups()) == 1:
         series.pop("kov_3_5", None)  # the same formula as Theorem 3.4 for equal mechanisms
     for name, (xs, ys) in series.items():
@@ -257,7 +257,7 @@ def plot_bounds(mechanisms: object, path: object, *, title: str = "", delta_rang
     ax2.legend(loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=3, fontsize=8)
     if title:
         fig.suptitle(title, fontsize=12)
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0, 1, 0.95) if title else None)
     _save(fig, p)
     plt.close(fig)
     return p

@@ -106,6 +106,23 @@ def test_kov_theorem_4_3_fails_for_large_eps():
     # the corrected variance max(8 k D^2 L / eps^2, k D^2 / eps) meets it (mu^2 = min(eps^2/(8L), eps))
     mu2 = min(_paper_mu2(F(100), F(1, 10)), mpmath.mpf(100))
     assert gdp_delta_mp(mpmath.sqrt(mu2), 100) <= mpmath.mpf("0.1")
+    corr = next(p for p in c.paper if p.statement.endswith("(corrected)"))
+    assert corr.meets is True and corr.ratio.lower > 1
+
+
+@pytest.mark.slow
+def test_corrected_theorem_4_3_on_a_grid():
+    """The corrected Gaussian variance meets the budget over eps in [1e-3, 1e6], delta in [1e-300, 1)
+    (mpmath at 50 digits; the original fails from eps ~ 91 at delta = 0.1)."""
+    fails_orig = 0
+    for x in range(-30, 61, 3):
+        eps = mpmath.mpf(10) ** (mpmath.mpf(x) / 10)
+        for d in ["1e-300", "1e-50", "1e-10", "1e-4", "0.01", "0.1", "0.5", "0.99"]:
+            d = mpmath.mpf(d)
+            L = mpmath.log(mpmath.e + eps / d)
+            assert gdp_delta_mp(mpmath.sqrt(min(eps ** 2 / (8 * L), eps)), eps) <= d
+            fails_orig += gdp_delta_mp(mpmath.sqrt(eps ** 2 / (8 * L)), eps) > d
+    assert fails_orig > 0
 
 
 @pytest.mark.parametrize("eps,delta,k", [("0.5", "1e-5", 10), ("0.9", "1e-3", 100), ("0.1", "1e-6", 3)])
