@@ -102,7 +102,8 @@ def largest_eps0(eps_g: object = None, delta_g: object = 0, k: int = 1, *, exp_e
     d0 = parse_delta(delta0, "delta0")
     P = (1 - d0) ** k
     if dg < 1 - P:
-        raise InvalidArgument("delta_g", f"at least 1 - (1 - delta0)^k = {float(1 - P):.6g} (no eps0 >= 0 meets the budget)", dg)
+        raise InvalidArgument("delta_g", f"at least 1 - (1 - delta0)^k = {float(1 - P):.6g} (no eps0 >= 0 meets the budget)",
+                              delta_g if isinstance(delta_g, str) else str(dg))
     eg = t.log_exact() if t.log_exact() is not None else (Fraction(0) if t.is_one() else None)
     if dg == 1 - P:
         if eg is not None:
