@@ -95,6 +95,9 @@ def largest_eps0(eps_g: object = None, delta_g: object = 0, k: int = 1, *, exp_e
         ('0.847297860387', '0.847297860388')
         >>> largest_eps0(1, "1e-6", k=10, digits=6).decimal(6)   # just above eps_g / k = 0.1
         ('0.100062', '0.100063')
+
+    References:
+        Murtagh-Vadhan Theorem 1.5; Kairouz-Oh-Viswanath Section 4.1 (the question) and Theorem 3.3.
     """
     t = _t(eps_g, exp_eps_g)
     dg = parse_delta(delta_g, "delta_g")
@@ -275,6 +278,9 @@ def calibrate(eps_g: object = None, delta_g: object = 0, k: int = 1, *, exp_eps_
         >>> c = calibrate(1, "1e-6", k=10, digits=6)
         >>> c.eps0.decimal(6), c.gaussian_sigma.decimal(6)
         (('0.100062', '0.100063'), ('13.3596', '13.3597'))
+
+    References:
+        Kairouz-Oh-Viswanath Section 4.1, Corollary 4.1, Theorems 4.2-4.3; Dong-Roth-Su (JRSS-B 2022), the GDP-to-(eps, delta) corollary.
     """
     t = _t(eps_g, exp_eps_g)
     dg = parse_delta(delta_g, "delta_g")

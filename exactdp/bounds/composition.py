@@ -63,14 +63,15 @@ class Bound:
         return self.value is not None
 
     def to_dict(self, digits: int = 30) -> dict:
-        """``{"eps_g": {"lower", "upper"}, "statement", "guarantee"}`` or ``{"applies": false, "reason"}``.
+        """``{"applies": true, "eps_g": {"lower", "upper"}, "statement", "guarantee"}`` (and ``"eps_g_exact"``
+        when the value is a known rational) or ``{"applies": false, "reason", "statement"}``.
         Guarantee: enclosure (decimals rounded outward). Raises: nothing."""
         if self.value is None:
             return {"applies": False, "reason": self.reason, "statement": self.statement}
         lo, hi = self.value.decimal(digits)
         d = {"applies": True, "eps_g": {"lower": lo, "upper": hi}, "statement": self.statement, "guarantee": self.guarantee}
         if self.value.exact is not None:
-            d["eps_g"]["exact"] = str(self.value.exact)
+            d["eps_g_exact"] = str(self.value.exact)
         return d
 
 
@@ -127,6 +128,9 @@ def basic_bound(mechanisms: object, delta_g: object, *, digits: int = 30) -> Bou
         Enclosure.point(3)
         >>> basic_bound(mechanisms(eps="0.1", delta="1e-3", k=30), "0.01").reason
         'delta_g = 1/100 is below sum delta_i = 3/100'
+
+    References:
+        Murtagh-Vadhan Theorem 1.2; Kairouz-Oh-Viswanath Theorem 3.1.
     """
     comp = as_composition(mechanisms)
     dg = parse_delta(delta_g, "delta_g")
@@ -151,6 +155,9 @@ def advanced_bound(mechanisms: object, delta_g: object, *, digits: int = 30) -> 
     formula holds for ``delta = 0`` as a limit and gives 0 for ``eps = 0``.)
 
     Guarantee: upper bound (certified enclosure of the formula). Raises: InvalidArgument for bad input.
+
+    References:
+        Murtagh-Vadhan Theorem 1.3 (Dwork-Rothblum-Vadhan, FOCS 2010); Kairouz-Oh-Viswanath Theorem 3.2.
     """
     comp = as_composition(mechanisms)
     dg = parse_delta(delta_g, "delta_g")
@@ -197,6 +204,9 @@ def kov34_bound(mechanisms: object, delta_g: object, *, digits: int = 30) -> Bou
         >>> from exactdp import mechanisms
         >>> kov34_bound(mechanisms(eps="0.1", delta="1e-3", k=30), "0.05").value.decimal(6)   # the second term
         ('1.56932', '1.56933')
+
+    References:
+        Kairouz-Oh-Viswanath Theorem 3.4.
     """
     comp = as_composition(mechanisms)
     dg = parse_delta(delta_g, "delta_g")
@@ -228,6 +238,9 @@ def kov35_bound(mechanisms: object, delta_g: object, *, digits: int = 30) -> Bou
     sum (e^eps_l - 1) eps_l/(e^eps_l + 1) + sqrt(2 sum eps_l^2 log(1/delta_tilde))}``.
 
     Guarantee: upper bound (certified enclosure of the formula). Raises: InvalidArgument for bad input.
+
+    References:
+        Kairouz-Oh-Viswanath Theorem 3.5.
     """
     comp = as_composition(mechanisms)
     dg = parse_delta(delta_g, "delta_g")
@@ -290,6 +303,9 @@ def composition_bounds(mechanisms: object, delta_g: object, *, digits: int = 30,
         >>> r = composition_bounds(mechanisms(eps="0.1", delta="1e-3", k=30), "0.05", digits=6)
         >>> {n: b.value.decimal(4)[1] for n, b in r.bounds.items()}
         {'basic': '3', 'advanced': '1.848', 'kov_3_4': '1.570', 'kov_3_5': '1.570', 'optimal': '0.8464'}
+
+    References:
+        Murtagh-Vadhan Theorems 1.2, 1.3, 1.5; Kairouz-Oh-Viswanath Theorems 3.1-3.5.
     """
     comp = as_composition(mechanisms)
     dg = parse_delta(delta_g, "delta_g")

@@ -6,7 +6,7 @@
 
     delta_mu(eps) = Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2)
 
-(Dong-Roth-Su Corollary 2.13; Balle-Wang's analytic Gaussian mechanism). ``k``
+(Dong-Roth-Su, the GDP-to-(eps, delta) corollary; Balle-Wang, the analytic Gaussian mechanism). ``k``
 Gaussian queries of sensitivity ``Delta`` and standard deviation ``sigma`` compose
 to ``mu``-GDP with ``mu = sqrt(k) Delta / sigma`` (``G_a (x) G_b = G_sqrt(a^2 + b^2)``).
 
@@ -96,6 +96,9 @@ def gdp_delta(mu: object = None, eps: object = None, *, mu_squared: object = Non
         ('0.382924922548', '0.382924922549')
         >>> gdp_delta(mu_squared=0, eps=1)
         Enclosure.point(0)
+
+    References:
+        Dong-Roth-Su, Gaussian differential privacy (JRSS-B 2022), its GDP-to-(eps, delta) corollary; Balle-Wang, Improving the Gaussian mechanism (ICML 2018), the analytic Gaussian mechanism.
     """
     mu2 = _mu2_of(mu, mu_squared)
     t = _t_of(eps, exp_eps)
@@ -146,6 +149,9 @@ def gdp_mu_for(eps: object = None, delta: object = 0, *, exp_eps: object = None,
     Examples:
         >>> gdp_mu_for(1, "1e-5", digits=6).decimal(6)     # delta_mu(1) = 1e-5 at mu = 0.268051...
         ('0.268051', '0.268052')
+
+    References:
+        Dong-Roth-Su (JRSS-B 2022), the GDP-to-(eps, delta) corollary.
     """
     t = _t_of(eps, exp_eps)
     dg = parse_delta(delta, "delta")
@@ -199,6 +205,9 @@ class GaussianTradeOff:
         ('0.7404889771', '0.7404889772')
         >>> GaussianTradeOff(mu_squared=2).mu_squared == GaussianTradeOff(1).tensor(GaussianTradeOff(1)).mu_squared
         True
+
+    References:
+        Dong-Roth-Su (JRSS-B 2022): the definition of G_mu and the composition ``G_a (x) G_b = G_sqrt(a^2 + b^2)``.
     """
 
     __slots__ = ("mu_squared", "digits")

@@ -63,7 +63,7 @@ MAX_TENSOR_ATOMS = 2_000_000
 #: Largest exact trade-off curve (estimated bits of its rational vertices) built for
 #: ``engine="auto"`` / ``"exact"``: beyond it ``auto`` gives certified enclosures, ``exact`` refuses.
 #: Measured (benchmarks/bench_regions.py): 1000 equal mechanisms with e^eps = 1001/1000 hold
-#: about 8e7 bits and take ~20 s; the size grows as k^2.
+#: about 8e7 bits (4.4 s), 2000 about 3.4e8 bits (28 s); size and time grow as k^2.
 MAX_EXACT_CURVE_BITS = 2**29
 
 
@@ -104,6 +104,9 @@ class TradeOff:
         (Enclosure.point(2/3), Fraction(1, 3))
         >>> f == f_eps_delta(exp_eps=2)                # it is f_{ln 2, 0}
         True
+
+    References:
+        Vadhan-Zhang Definitions 1.6, 1.8 and Proposition 1.7; Dong-Roth-Su, Gaussian differential privacy (JRSS-B 2022).
     """
 
     __slots__ = ("_pts", "_enc", "digits", "label")
@@ -517,6 +520,9 @@ def is_tradeoff_function(vertices: Sequence[tuple]) -> tuple[bool, str]:
         (True, '')
         >>> is_tradeoff_function([(0, 1), (Fraction(1, 2), Fraction(1, 3)), (Fraction(3, 4), Fraction(1, 4)), (1, 0)])[1]
         'not convex: the slope decreases at vertex 2'
+
+    References:
+        Vadhan-Zhang Proposition 1.7 (from Dong-Roth-Su).
     """
     pts = list(vertices)
     if len(pts) < 2:
@@ -560,6 +566,9 @@ def tradeoff_of(P: Sequence[object], Q: Sequence[object], *, label: str = "T(P, 
     Examples:
         >>> tradeoff_of(["2/3", "1/3"], ["1/3", "2/3"]).exact_vertices()   # randomized response, e^eps = 2
         [(Fraction(0, 1), Fraction(1, 1)), (Fraction(1, 3), Fraction(1, 3)), (Fraction(1, 1), Fraction(0, 1))]
+
+    References:
+        Vadhan-Zhang Definition 1.6; the Neyman-Pearson lemma.
     """
     from ..numbers import parse_list
 
@@ -601,6 +610,9 @@ def f_eps_delta(eps: object = None, delta: object = 0, *, exp_eps: object = None
         [(Fraction(0, 1), Fraction(9, 10)), (Fraction(9, 40), Fraction(9, 40)), (Fraction(9, 10), Fraction(0, 1))]
         >>> f_eps_delta(eps="0.4")("0.1").decimal(12)    # 1 - e^0.4 / 10: an enclosure
         ('0.850817530235', '0.850817530236')
+
+    References:
+        Vadhan-Zhang Section 1 (after Definition 1.8); Kairouz-Oh-Viswanath eq. (3), Theorem 2.1.
     """
     m = _w_and_delta(eps, exp_eps, delta)
     (w,) = exp_scalars([m.w])
@@ -633,6 +645,9 @@ def tradeoff_sup(functions: Iterable[TradeOff], *, label: str = "sup") -> TradeO
         >>> f, g = f_eps_delta(exp_eps=2), f_eps_delta(exp_eps=1, delta="1/5")
         >>> [tuple(map(str, v)) for v in tradeoff_sup([f, g]).exact_vertices()]
         [('0', '1'), ('0', '4/5'), ('1/3', '1/3'), ('4/5', '0'), ('1', '0')]
+
+    References:
+        Vadhan-Zhang Lemma 2.4.
     """
     fs = _family(functions)
     pts = [p for f in fs for p in f.symbolic_vertices()]
@@ -648,6 +663,9 @@ def tradeoff_inf(functions: Iterable[TradeOff], *, label: str = "inf") -> TradeO
 
     Raises:
         InvalidArgument: an empty family. NotExact: a member known only by enclosures.
+
+    References:
+        Kairouz-Oh-Viswanath Theorem 3.3 (regions as intersections).
     """
     fs = _family(functions)
     lines = []
@@ -684,6 +702,9 @@ def tradeoff_from_guarantees(guarantees: Iterable[Mechanism], *, digits: int = 3
 
     Raises:
         InvalidArgument: an empty list or a non-Mechanism. NotExact: a root or computable ``e^eps``.
+
+    References:
+        Vadhan-Zhang Section 1; Kairouz-Oh-Viswanath Theorem 3.3; Dong-Roth-Su, the primal-dual conversion between f-DP and (eps, delta) profiles.
     """
     ms = list(guarantees) if not isinstance(guarantees, Mechanism) else [guarantees]
     if not ms:
@@ -724,6 +745,9 @@ def composition_tradeoff(mechanisms: object, *, engine: str = "auto", method: st
         >>> f = composition_tradeoff(mechanisms(exp_eps=2, k=2))
         >>> f == f_eps_delta(exp_eps=2).tensor(f_eps_delta(exp_eps=2))
         True
+
+    References:
+        Kairouz-Oh-Viswanath Theorem 3.3; Murtagh-Vadhan Theorem 1.5 and Definition 3.1.
     """
     from ..engines.base import Prepared
     from ..numbers import parse_choice

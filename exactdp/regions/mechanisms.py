@@ -49,6 +49,9 @@ def randomized_response(eps: object = None, delta: object = 0, *, exp_eps: objec
     Examples:
         >>> [str(x) for x in randomized_response(exp_eps=3, delta="1/10")[0]]
         ['1/10', '27/40', '9/40', '0']
+
+    References:
+        Kairouz-Oh-Viswanath Section 6 (their mechanism), Theorem 2.5; Murtagh-Vadhan Definition 3.1.
     """
     m = _mech(eps, exp_eps, delta)
     (w,) = exp_scalars([m.w])
@@ -85,6 +88,9 @@ def geometric_pair(eps: object = None, *, exp_eps: object = None) -> tuple[list[
     Examples:
         >>> [str(x) for x in geometric_pair(exp_eps=3)[0]]     # = randomized response at e^eps = 3
         ['3/4', '1/4']
+
+    References:
+        Kairouz-Oh-Viswanath Section 4.2, Theorem 4.4.
     """
     m = _mech(eps, exp_eps, 0)
     (w,) = exp_scalars([m.w])
@@ -127,6 +133,9 @@ def randomized_response_region(mechanisms: object, *, digits: int = 30) -> Priva
         >>> ms = mechanisms(exp_eps=[2, 3], delta=["1/10", 0])
         >>> randomized_response_region(ms) == composition_region(ms)
         True
+
+    References:
+        Kairouz-Oh-Viswanath Theorem 3.3 (achievability), Section 6.
     """
     comp = as_composition(mechanisms)
     groups = comp.groups()
@@ -150,6 +159,9 @@ def geometric_region(eps: object = None, *, exp_eps: object = None, k: int = 1, 
         >>> from exactdp.regions import composition_region
         >>> geometric_region(exp_eps=2, k=3) == composition_region(mechanisms(exp_eps=2, k=3))
         True
+
+    References:
+        Kairouz-Oh-Viswanath Theorem 4.4.
     """
     k = parse_int(k, "k", lo=1)
     if (eps is None) == (exp_eps is None):

@@ -54,6 +54,9 @@ class PrivacyRegion:
         [('0', '1'), ('1/3', '1/3'), ('1', '0'), ('2/3', '2/3')]
         >>> R.contains("1/2", "1/5"), R.contains("1/2", "1/4")     # f(1/2) = 1/4
         (False, True)
+
+    References:
+        Kairouz-Oh-Viswanath Section 2 (privacy regions), Theorem 2.1, Corollary 2.3.
     """
 
     __slots__ = ("tradeoff", "_pts", "_enc")
@@ -220,6 +223,9 @@ def dp_region(eps: object = None, delta: object = 0, *, exp_eps: object = None, 
     Examples:
         >>> len(dp_region(eps="0.4", delta="0.1"))   # (0,1) (0,.9) (c,c) (.9,0) (1,0) (1,.1) (1-c,1-c) (.1,1)
         8
+
+    References:
+        Kairouz-Oh-Viswanath eq. (3), Theorem 2.1.
     """
     return PrivacyRegion(f_eps_delta(eps, delta, exp_eps=exp_eps, digits=digits))
 
@@ -239,6 +245,9 @@ def composition_region(mechanisms: object, *, engine: str = "auto", method: str 
         >>> from exactdp import mechanisms
         >>> composition_region(mechanisms(exp_eps=2, k=2)).to_dict()["vertices"]
         [['0', '1'], ['1/9', '5/9'], ['5/9', '1/9'], ['1', '0'], ['8/9', '4/9'], ['4/9', '8/9']]
+
+    References:
+        Kairouz-Oh-Viswanath Theorem 3.3 (homogeneous), Murtagh-Vadhan Theorem 1.5 (any).
     """
     return PrivacyRegion(composition_tradeoff(mechanisms, engine=engine, method=method, digits=digits))
 

@@ -71,6 +71,9 @@ def theorem33_guarantees(eps: object = None, delta: object = 0, *, exp_eps: obje
     Examples:
         >>> [(i, str(t), str(d)) for i, t, d in theorem33_guarantees(exp_eps=2, k=2)]
         [(0, '4', '0'), (1, '1', '1/3')]
+
+    References:
+        Kairouz-Oh-Viswanath Theorem 3.3 (and ``papers/README.md``).
     """
     m = _mech(eps, exp_eps, delta)
     k = _k(k)
@@ -112,6 +115,9 @@ def theorem33_region(eps: object = None, delta: object = 0, *, exp_eps: object =
     Examples:
         >>> theorem33_region(exp_eps=2, k=2).to_dict()["vertices"]
         [['0', '1'], ['1/9', '5/9'], ['5/9', '1/9'], ['1', '0'], ['8/9', '4/9'], ['4/9', '8/9']]
+
+    References:
+        Kairouz-Oh-Viswanath Theorem 3.3.
     """
     return PrivacyRegion(theorem33_tradeoff(eps, delta, exp_eps=exp_eps, k=k, digits=digits))
 
@@ -176,6 +182,9 @@ def check_theorem33(eps: object = None, delta: object = 0, *, exp_eps: object = 
       profile's curve (exact decisions in ``Q(e^eps)``).
 
     Guarantee: exact decision. Raises: as :func:`theorem33_region`.
+
+    References:
+        Kairouz-Oh-Viswanath Theorem 3.3 and Section 6.
     """
     thm = theorem33_region(eps, delta, exp_eps=exp_eps, k=k, digits=digits)
     m = _mech(eps, exp_eps, delta)
