@@ -145,7 +145,7 @@ def basic_bound(mechanisms: object, delta_g: object, *, digits: int = 30) -> Bou
     return Bound("basic", st, val, _UPPER)
 
 
-@implements("Murtagh-Vadhan Theorem 1.3")
+@implements("Murtagh-Vadhan Theorem 1.3", "Kairouz-Oh-Viswanath Theorem 3.2")
 def advanced_bound(mechanisms: object, delta_g: object, *, digits: int = 30) -> Bound:
     """Advanced composition (Dwork-Rothblum-Vadhan, in Murtagh-Vadhan Theorem 1.3's explicit form):
     k (eps, delta)-DP mechanisms are ``(sqrt(2k ln(1/delta')) eps + k eps (e^eps - 1), k delta + delta')``-DP

@@ -230,6 +230,7 @@ def dp_region(eps: object = None, delta: object = 0, *, exp_eps: object = None, 
     return PrivacyRegion(f_eps_delta(eps, delta, exp_eps=exp_eps, digits=digits))
 
 
+@implements("Kairouz-Oh-Viswanath Theorem 3.3", "Murtagh-Vadhan Theorem 1.5")
 def composition_region(mechanisms: object, *, engine: str = "auto", method: str = "auto", digits: int = 30) -> PrivacyRegion:
     """The privacy region of the optimal (adaptive) composition of (eps_i, delta_i)-DP mechanisms,
     homogeneous or heterogeneous: the region of the composition's exact trade-off curve
