@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench proofs-report fuzz clean figures-interactive figures-gdp
+.PHONY: demo test lint bench proofs-report fuzz clean figures figures-interactive figures-gdp figures-regions
 
 $(STAMP): pyproject.toml setup.py
 	$(PY) -m venv $(VENV)
@@ -35,7 +35,7 @@ proofs-report: $(STAMP)
 	$(BIN)/exactdp proofs --report docs/proofs-report.md
 
 figures-interactive: $(STAMP)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[figures]'
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[plot]'
 	$(BIN)/python docs/figures/make_interactive.py
 
 bench: $(STAMP)
@@ -44,7 +44,14 @@ bench: $(STAMP)
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis
 
-# docs/figures/gdp-tradeoff.png (docs/gdp.md); matplotlib comes from the `figures` extra
+# every figure under docs/figures/ (matplotlib: the `plot` extra)
+figures: figures-regions figures-interactive figures-gdp
+
+# docs/figures/gdp-tradeoff.png (docs/gdp.md)
 figures-gdp: $(STAMP)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[figures]'
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[plot]'
 	$(BIN)/python docs/figures/gdp_figures.py
+
+# Figures of docs/regions.md (issue 9): KOV Figures 2 and 3, trade-off curves.
+figures-regions: $(STAMP)
+	$(BIN)/python docs/figures/make_regions.py

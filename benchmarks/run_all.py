@@ -13,8 +13,8 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-SCRIPTS = ["bench_startup.py", "bench_optcomp.py", "bench_approx.py", "bench_reductions.py", "bench_interactive.py",
-           "bench_gdp.py"]
+SCRIPTS = ["bench_startup.py", "bench_optcomp.py", "bench_approx.py", "bench_reductions.py", "bench_regions.py",
+           "bench_interactive.py", "bench_gdp.py"]
 
 
 def main() -> int:

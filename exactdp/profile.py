@@ -204,8 +204,14 @@ class PrivacyProfile:
             return pts
 
         if exact:
+            # gmpy2 rationals end to end (Fractions only for the simplified vertices)
             f = ExactField()
-            pts = [(Enclosure.point(f.to_fraction(a)), Enclosure.point(max(f.to_fraction(b), Fraction(0)))) for a, b in build(f)]
+            raw = build(f)
+            Pq, zq, oq = f.rational(P), f.rational(Fraction(0)), f.rational(Fraction(1))
+            raw[0] = (zq, Pq)
+            raw[-1] = (Pq, zq)
+            raw = _simplify_exact([(zq, oq)] + raw + [(oq, zq)])
+            return [(Enclosure.point(f.to_fraction(a)), Enclosure.point(f.to_fraction(b))) for a, b in raw]
         else:
 
             def step(prec: int):
@@ -244,6 +250,21 @@ def _cmp_ratio(fa: Sequence, fb: Sequence) -> int:
     if s is None:
         raise PrecisionError("the order of two privacy-loss classes could not be decided")
     return s
+
+
+def _simplify_exact(pts: list) -> list:
+    """Drop repeated points and interior points of straight segments (exact coordinates)."""
+    out: list = []
+    for p in pts:
+        if out and out[-1] == p:
+            continue
+        if len(out) >= 2:
+            (x0, y0), (x1, y1) = out[-2], out[-1]
+            if (x1 - x0) * (p[1] - y0) == (p[0] - x0) * (y1 - y0):
+                out[-1] = p
+                continue
+        out.append(p)
+    return out
 
 
 def _simplify(pts: list[tuple[Enclosure, Enclosure]]) -> list[tuple[Enclosure, Enclosure]]:

@@ -9,7 +9,7 @@ points the example certifies, against the profiles of its individual queries (mu
 1/25, 1/16, 9/200): composition adds the mu_i^2.
 
 Every plotted value is a certified enclosure (15 digits, its midpoint drawn).
-Run: ``make figures-gdp`` (``python docs/figures/gdp_figures.py``; needs ``exactdp[figures]``).
+Run: ``make figures-gdp`` (``python docs/figures/gdp_figures.py``; needs ``exactdp[plot]``).
 """
 
 from __future__ import annotations

@@ -98,3 +98,18 @@ def test_tradeoff_interpolates_and_validates():
 def test_pure_dp_with_eps_zero_is_the_diagonal():
     prof = PrivacyProfile(mechanisms(eps=[0], k=4))
     assert [(a.exact, b.exact) for a, b in prof.tradeoff_curve()] == [(0, 1), (1, 0)]
+
+
+@pytest.mark.parametrize("delta", ["0", "1/10"])
+def test_certified_curve_has_its_exact_vertices_and_no_repeats(delta):
+    # P = (1 - delta)^2: the curve starts (0, 1), (0, P) and ends (P, 0), (1, 0) exactly
+    prof = PrivacyProfile(mechanisms(eps="0.4", delta=delta, k=2), digits=15)
+    curve = prof.tradeoff_curve()
+    P = (1 - F(delta)) ** 2
+    assert curve[0] == (0, 1) and curve[-1] == (1, 0)
+    if P < 1:
+        assert curve[1] == (0, P) and curve[-2] == (P, 0)
+    # 2 x eps = 0.4: the classes m = 0, 1, 2 give three vertices after (0, P), the last being (P, 0);
+    # with P = 1, (0, P) = (0, 1) and (P, 0) = (1, 0) are not repeated
+    assert len(curve) == (4 if P == 1 else 6)
+    assert all(curve[i] != curve[i + 1] for i in range(len(curve) - 1))
