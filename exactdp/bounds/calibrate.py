@@ -15,7 +15,7 @@ Given a total budget ``(eps_g, delta_g)`` and ``k`` queries:
 * the least Gaussian ``sigma`` such that ``k`` Gaussian queries of sensitivity ``Delta``
   meet ``(eps_g, delta_g)``: they compose to mu-GDP with ``mu = sqrt(k) Delta / sigma``
   exactly, so ``sigma* = sqrt(k) Delta / mu*`` with ``mu*`` the largest mu whose GDP curve
-  meets the budget (:func:`~exactdp.fdp.gdp_mu_for`, certified).
+  meets the budget (:func:`~exactdp.gdp.gdp_mu`, certified).
 * beside them, the paper's statements (``paper=True``): Corollary 4.1's per-query
   ``(eps / (2 sqrt(k log(e + eps/delta))), delta/2k)``, Theorem 4.2's Laplace and Theorem
   4.3's Gaussian variance ``8 k Delta^2 log(e + eps/delta) / eps^2``, each with its ratio to
@@ -33,7 +33,8 @@ from .._backend import arb, fmpq, workprec
 from ..engines import composed_delta
 from ..errors import InvalidArgument, PrecisionError
 from ..events import Composition, Mechanism
-from ..fdp.gaussian import _decide_le, gdp_mu_for
+from ..fdp.gaussian import delta_at_most as _decide_le
+from ..gdp import gdp_mu
 from ..links import implements
 from ..numbers import Enclosure, RatExp, arb_bounds, parse_delta, parse_eps, parse_exp_eps, parse_int, parse_positive
 
@@ -300,7 +301,7 @@ def calibrate(eps_g: object = None, delta_g: object = 0, k: int = 1, *, exp_eps_
         var = Enclosure(2 * lap.lower ** 2, math.inf)  # type: ignore[operator]
     geo = _monotone(eps0, lambda x: (-x / _q(S)).exp(), True, digits).clamp(Fraction(0), Fraction(1))
     rr = _monotone(eps0, lambda x: x.exp() / (1 + x.exp()), False, digits).clamp(Fraction(1, 2), Fraction(1))
-    mu = gdp_mu_for(exp_eps_g=t.q, delta=dg, digits=digits) if t.r == 0 else gdp_mu_for(eps=t.r, delta=dg, digits=digits)
+    mu = gdp_mu(exp_eps=t.q, delta=dg, digits=digits) if t.r == 0 else gdp_mu(eps=t.r, delta=dg, digits=digits)
     if mu.upper == 0:
         sigma = inf
     else:

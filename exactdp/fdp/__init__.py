@@ -10,7 +10,7 @@
 A feature package (``docs/architecture.md``): it imports the layers below it only.
 """
 
-from .gaussian import GaussianTradeOff, gdp_delta, gdp_mu_for
+from .gaussian import GaussianTradeOff
 from .symbolic import QW
 from .tradeoff import (
     TradeOff,
@@ -33,7 +33,5 @@ __all__ = [
     "tradeoff_from_guarantees",
     "composition_tradeoff",
     "GaussianTradeOff",
-    "gdp_delta",
-    "gdp_mu_for",
     "QW",
 ]

@@ -46,14 +46,13 @@ from exactdp.fdp import (
     TradeOff,
     composition_tradeoff,
     f_eps_delta,
-    gdp_delta,
-    gdp_mu_for,
     is_tradeoff_function,
     tradeoff_from_guarantees,
     tradeoff_inf,
     tradeoff_of,
     tradeoff_sup,
 )
+from exactdp.gdp import gdp_delta, gdp_mu
 from exactdp.numbers import RatExp
 
 
@@ -334,8 +333,8 @@ def test_gdp_is_the_supremum_over_its_curve():
 
 
 @pytest.mark.parametrize("eps,delta", [("1", "1e-5"), ("0.1", "1e-6"), ("5", "0.01"), ("0", "0.2")])
-def test_gdp_mu_for_ends_are_certified(eps, delta):
-    m = gdp_mu_for(eps, delta, digits=12)
+def test_gdp_mu_ends_are_certified(eps, delta):
+    m = gdp_mu(eps, delta, digits=12)
     assert m.width <= m.upper * F(1, 10**10)
     lo, hi = gdp_delta_mp(mp(m.lower), mp(F(eps))), gdp_delta_mp(mp(m.upper), mp(F(eps)))
     assert lo <= mp(F(delta)) < hi
