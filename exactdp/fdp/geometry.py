@@ -12,6 +12,8 @@ Coordinates are exact scalars: ``Fraction``, or :class:`~exactdp.fdp.symbolic.QW
 * :func:`neyman_pearson` the trade-off curve of a pair of finite distributions
   (Vadhan-Zhang Definition 1.6).
 * :func:`simplify_chain` drops repeated points and interior points of straight runs.
+* :func:`value_at` / :func:`values_at` the value of a polyline (a trade-off curve) at a point /
+  at increasing points.
 """
 
 from __future__ import annotations
@@ -22,7 +24,8 @@ from typing import Sequence
 
 from .._backend import mpq
 
-__all__ = ["upper_envelope", "lower_hull", "neyman_pearson", "simplify_chain", "cross", "turn"]
+__all__ = ["upper_envelope", "lower_hull", "neyman_pearson", "simplify_chain", "value_at", "values_at", "cross",
+           "turn"]
 
 
 def cross(o, a, b):
@@ -72,6 +75,35 @@ def simplify_chain(pts: Sequence, *, closed: bool = False) -> list:
         # the wrap-around: drop a last point interior to the run (last-1, last, first)
         while len(out) >= 3 and turn(out[-2], out[-1], out[0]) == 0 and _between(out[-2], out[-1], out[0]):
             out.pop()
+    return out
+
+
+def value_at(pts: Sequence, x):
+    """The value at ``x`` of the polyline through ``pts`` (x non-decreasing), the lowest one at a
+    vertical segment (a trade-off curve's ``f(0)``); the last y beyond the last point.
+    Guarantee: exact. Raises: nothing."""
+    for (x0, y0), (x1, y1) in zip(pts, pts[1:]):
+        if x0 <= x <= x1:
+            if x1 == x0:
+                continue
+            return y0 + (y1 - y0) * (x - x0) / (x1 - x0)
+    return pts[-1][1]
+
+
+def values_at(pts: Sequence, xs: Sequence) -> list:
+    """:func:`value_at` at every point of the non-decreasing ``xs``, in one sweep
+    (``O(len(pts) + len(xs))``). Guarantee: exact. Raises: nothing."""
+    out = []
+    j, last = 0, len(pts) - 2
+    for x in xs:
+        # the first segment of positive length that reaches x (a vertical one gives its lowest end)
+        while j < last and (pts[j + 1][0] < x or pts[j + 1][0] == pts[j][0]):
+            j += 1
+        (x0, y0), (x1, y1) = pts[j], pts[j + 1]
+        if x1 == x0 or x > x1:
+            out.append(pts[-1][1] if x > x1 else min(y0, y1))
+        else:
+            out.append(y0 + (y1 - y0) * (x - x0) / (x1 - x0))
     return out
 
 
@@ -164,25 +196,20 @@ def neyman_pearson(atoms: Sequence[tuple], zero=Fraction(0), one=Fraction(1)) ->
             raise ValueError("negative probability")
         if p == 0 and q == 0:
             continue
-        items.append((p, q))
-
-    def order(x, y) -> int:
-        # decreasing q/p: compare q_y p_x with q_x p_y
-        (px, qx), (py, qy) = x, y
-        return _cmp(qy * px, qx * py)
-
-    items.sort(key=cmp_to_key(order))
+        # sort key: p = 0 first (its ratio is infinite), then decreasing q/p (exact scalars; a key
+        # sort compares in C for rationals, where a comparison function would call Python n log n times)
+        items.append(((0, p) if p == 0 else (1, -(q / p)), p, q))
+    items.sort(key=lambda it: it[0])
     pts = [(zero, one)]
     a, b = zero, one
     i = 0
     while i < len(items):
-        j = i
-        sp, sq = items[i][0] * 0, items[i][0] * 0
-        while j < len(items) and order(items[i], items[j]) == 0:
-            sp, sq = sp + items[j][0], sq + items[j][1]
-            j += 1
+        key, sp, sq = items[i]
+        i += 1
+        while i < len(items) and items[i][0] == key:
+            sp, sq = sp + items[i][1], sq + items[i][2]
+            i += 1
         a, b = a + sp, b - sq
         pts.append((a, b))
-        i = j
     # one point per likelihood ratio: consecutive segments have distinct slopes
     return pts

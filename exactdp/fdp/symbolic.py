@@ -31,7 +31,7 @@ from .._backend import arb, mpq, workprec
 from ..errors import InvalidArgument, NotExact
 from ..numbers import MAXPREC, Enclosure, ExpNum, RatExp, arb_bounds, digits_to_bits, refine
 
-__all__ = ["QW", "Scalar", "scalar_enclosure", "scalar_exact", "exp_scalars", "fast", "MAX_QW_DEGREE"]
+__all__ = ["QW", "Scalar", "scalar_enclosure", "scalar_exact", "exp_scalars", "fast", "field_units", "MAX_QW_DEGREE"]
 
 #: Largest polynomial degree a QW element may reach (the arithmetic is exact and
 #: unbounded otherwise; beyond this the homogeneous region is computed in Arb instead).
@@ -255,6 +255,16 @@ def fast(x):
     if isinstance(x, (int, Fraction)):
         return mpq(x.numerator, x.denominator) if isinstance(x, Fraction) else mpq(x)
     return x
+
+
+def field_units(pairs) -> tuple:
+    """``(0, 1)`` in the field of the scalars of ``pairs`` (a QW field when any is a QW, else mpq).
+    Guarantee: exact. Raises: nothing."""
+    for p in pairs:
+        for c in p:
+            if isinstance(c, QW):
+                return c * 0, c * 0 + 1
+    return fast(0), fast(1)
 
 
 def scalar_enclosure(x: Scalar, digits: int) -> Enclosure:

@@ -19,14 +19,18 @@ the privacy-profile layer). Every operation states its tier.
 * :func:`is_tradeoff_function` Proposition 1.7 (convex, continuous, non-increasing,
   ``f(x) <= 1 - x``), constructive: :meth:`TradeOff.to_distributions` returns a pair
   ``(P, Q)`` with ``T(P, Q) = f``.
-* :meth:`TradeOff.tensor` the trade-off function of the product (composition).
+* :meth:`TradeOff.tensor` / :func:`tensor` the trade-off function of the product (composition).
+* :func:`chain_rule` Vadhan-Zhang Claim 3.4 (Lemma 3.3): the trade-off function of ``(X, Y)``
+  against ``(X', Y')`` from the laws of ``X``, ``X'`` and the conditional trade-off functions.
+* :meth:`TradeOff.dominates` the f-DP order (``f >= g`` pointwise: at least as private);
+  :meth:`TradeOff.identity` ``1 - alpha`` (identical distributions).
 * :func:`composition_tradeoff` the composition of ``(eps_i, delta_i)``-DP mechanisms.
 * :func:`tradeoff_sup` the supremum of a finite family in the f-DP order (Lemma 2.4:
   the lower convex envelope of the pointwise minimum); :func:`tradeoff_inf` the
   infimum (the pointwise maximum: the intersection of privacy regions).
 * Conversions: :meth:`TradeOff.delta` (f-DP to the ``(eps, delta(eps))`` profile,
   ``delta(eps) = max over vertices of (1 - beta - e^eps alpha)``), :meth:`TradeOff.epsilon`
-  (its inverse), :func:`tradeoff_from_guarantees` (a family of ``(eps_j, delta_j)``
+  and :meth:`TradeOff.exp_epsilon` (its inverse), :func:`tradeoff_from_guarantees` (a family of ``(eps_j, delta_j)``
   guarantees to the trade-off function they imply, ``max_j f_{eps_j, delta_j}``).
 """
 
@@ -36,20 +40,35 @@ from fractions import Fraction
 from typing import Iterable, Optional, Sequence
 
 from .._backend import workprec
-from ..errors import CostTooHigh, InvalidArgument, NotExact
+from ..errors import CostTooHigh, InvalidArgument
 from ..events import Mechanism, as_composition
 from ..links import implements
-from ..numbers import MAXPREC, Enclosure, RatExp, digits_to_bits, parse_delta, parse_eps, parse_exp_eps, parse_rational, refine
-from .geometry import lower_hull, neyman_pearson, simplify_chain, upper_envelope
-from .symbolic import QW, Scalar, exp_scalars, fast, scalar_enclosure, scalar_exact
+from ..numbers import (
+    MAXPREC,
+    Enclosure,
+    RatExp,
+    digits_to_bits,
+    parse_delta,
+    parse_eps,
+    parse_exp_eps,
+    parse_list,
+    parse_rational,
+    refine,
+)
+from .geometry import lower_hull, neyman_pearson, simplify_chain, upper_envelope, value_at, values_at
+from .symbolic import QW, Scalar, exp_scalars, fast, field_units, scalar_enclosure, scalar_exact
+from .vertices import ExactVertices
 
 __all__ = [
     "TradeOff",
     "f_eps_delta",
     "tradeoff_of",
+    "distribution_pair",
     "is_tradeoff_function",
     "tradeoff_sup",
     "tradeoff_inf",
+    "tensor",
+    "chain_rule",
     "tradeoff_from_guarantees",
     "composition_tradeoff",
     "MAX_TENSOR_ATOMS",
@@ -83,7 +102,7 @@ def exact_curve_bits(comp, classes: float) -> float:
 _ZERO, _ONE = Fraction(0), Fraction(1)
 
 
-class TradeOff:
+class TradeOff(ExactVertices):
     """A piecewise-linear trade-off function, by its vertices (see the module docstring).
 
     Build one with :func:`f_eps_delta`, :func:`tradeoff_of`, :func:`composition_tradeoff`,
@@ -110,6 +129,7 @@ class TradeOff:
     """
 
     __slots__ = ("_pts", "_enc", "digits", "label")
+    _noun = "trade-off function"
 
     def __init__(self, vertices: Iterable[Sequence[object]], *, label: str = "trade-off function", digits: int = 30):
         pts = []
@@ -129,8 +149,8 @@ class TradeOff:
         object.__setattr__(self, "label", label)
         object.__setattr__(self, "digits", digits)
 
-    def __setattr__(self, name, value):
-        raise AttributeError("TradeOff is immutable")
+    def _describe(self) -> str:
+        return self.label
 
     @classmethod
     def _exact(cls, pts: Sequence[tuple], label: str, digits: int = 30, *, clean: bool = False) -> "TradeOff":
@@ -151,31 +171,18 @@ class TradeOff:
             obj._init(None, tuple(enc), label, digits)
         return obj
 
-    # -- what it is --------------------------------------------------------
-    @property
-    def is_exact(self) -> bool:
-        """Every vertex is rational (then :meth:`exact_vertices` gives them)."""
-        return self._pts is not None and not any(isinstance(c, QW) and c.exact() is None for p in self._pts for c in p)
+    @classmethod
+    def identity(cls) -> "TradeOff":
+        """``Id(alpha) = 1 - alpha``: the trade-off function of two identical distributions (perfect
+        privacy; the most private trade-off function). Guarantee: exact. Raises: nothing.
 
-    @property
-    def is_symbolic(self) -> bool:
-        """Every vertex is known exactly (rational or in ``Q(e^g)``): exact decisions are possible."""
-        return self._pts is not None
+        Examples:
+            >>> TradeOff.identity() == f_eps_delta(exp_eps=1)
+            True
+        """
+        return cls._exact([(fast(0), fast(1)), (fast(1), fast(0))], "Id", clean=True)
 
-    def exact_vertices(self) -> list[tuple[Fraction, Fraction]]:
-        """The vertices as Fractions. Guarantee: exact. Raises: NotExact when some vertex is irrational."""
-        if not self.is_exact:
-            raise NotExact("vertices", "rational (every e^eps rational)", self.label,
-                           hint="use .vertices for certified enclosures")
-        return [(scalar_exact(a), scalar_exact(b)) for a, b in self._pts]  # type: ignore[misc, union-attr]
-
-    def symbolic_vertices(self) -> list[tuple[Scalar, Scalar]]:
-        """The vertices as exact scalars (Fractions or :class:`~exactdp.fdp.symbolic.QW`).
-        Guarantee: exact. Raises: NotExact for a curve known only by enclosures."""
-        if self._pts is None:
-            raise NotExact("vertices", "known exactly (rational eps or rational e^eps)", self.label)
-        return list(self._pts)
-
+    # -- what it is (is_exact, is_symbolic, exact_vertices, symbolic_vertices: ExactVertices)
     @property
     def vertices(self) -> tuple[tuple[Enclosure, Enclosure], ...]:
         """The vertices as enclosures (points when rational), from ``(0, 1)`` to ``(1, 0)``.
@@ -185,25 +192,8 @@ class TradeOff:
                                                    for a, b in self._pts))  # type: ignore[union-attr]
         return self._enc  # type: ignore[return-value]
 
-    def __len__(self) -> int:
-        return len(self._pts) if self._pts is not None else len(self._enc)  # type: ignore[arg-type]
-
     def __repr__(self) -> str:
         return f"TradeOff({self.label}, {len(self)} vertices, {'exact' if self.is_exact else 'symbolic' if self.is_symbolic else 'enclosures'})"
-
-    def __eq__(self, other: object) -> bool:
-        """Exact equality of two exactly known functions (same vertices).
-
-        Raises:
-            NotExact: when either is known only by enclosures (equality is then undecidable).
-        """
-        if not isinstance(other, TradeOff):
-            return NotImplemented
-        if self._pts is None or other._pts is None:
-            raise NotExact("trade-off function", "known exactly to compare for equality", "enclosures")
-        return len(self._pts) == len(other._pts) and all(a == c and b == d for (a, b), (c, d) in zip(self._pts, other._pts))
-
-    __hash__ = None  # type: ignore[assignment]
 
     # -- evaluation --------------------------------------------------------
     def __call__(self, alpha: object) -> Enclosure:
@@ -216,11 +206,36 @@ class TradeOff:
         if not 0 <= a <= 1:
             raise InvalidArgument("alpha", "a rational number in [0, 1]", alpha)
         if self.is_exact:
-            return Enclosure.point(_interp_exact(self.exact_vertices(), a))
+            return Enclosure.point(value_at(self.exact_vertices(), a))
         if self._pts is not None:
-            v = _interp_exact(self._pts, a)
+            v = value_at(self._pts, a)
             return scalar_enclosure(v, self.digits)
         return _interp_enclosed(self.vertices, a)
+
+    def dominates(self, other: "TradeOff") -> bool:
+        """``self >= other`` pointwise: ``self`` is at least as private (the f-DP order; a
+        mechanism that is ``self``-DP is ``other``-DP). Guarantee: exact decision.
+
+        ``self - other`` is concave on each segment of ``self`` (``other`` is convex), so the
+        vertices of ``self`` decide it (one sweep over both vertex lists).
+
+        Raises:
+            InvalidArgument: other not a TradeOff, or the two exact in different fields ``Q(e^g)``
+                (e.g. ``eps = 0.4`` and ``0.5`` built apart). NotExact: either known only by enclosures.
+
+        Examples:
+            >>> f_eps_delta(exp_eps=2).dominates(f_eps_delta(exp_eps=3)), TradeOff.identity().dominates(f_eps_delta(exp_eps=2))
+            (True, True)
+            >>> f_eps_delta(exp_eps=2).dominates(f_eps_delta(exp_eps=1, delta="1/5"))   # at 1/3: 1/3 < 4/5 - 1/3
+            False
+
+        References:
+            Vadhan-Zhang Definition 1.8 (f-DP) and Section 2 (the poset of trade-off functions).
+        """
+        if not isinstance(other, TradeOff):
+            raise InvalidArgument("other", "a TradeOff", other)
+        f = self.symbolic_vertices()
+        return all(b >= v for (_, b), v in zip(f, values_at(other.symbolic_vertices(), [a for a, _ in f])))
 
     # -- conversions -------------------------------------------------------
     @implements("Vadhan-Zhang Proposition 1.7")
@@ -255,7 +270,7 @@ class TradeOff:
             raise CostTooHigh("other", f"the product has {n} atoms (limit {MAX_TENSOR_ATOMS})", estimate=n,
                               limit=MAX_TENSOR_ATOMS, alternative="composition_tradeoff (the privacy-profile kernels)")
         atoms = [(p * r, q * s) for p, q in zip(P1, Q1) for r, s in zip(P2, Q2)]
-        zero, one = _unit(atoms)
+        zero, one = field_units(atoms)
         return TradeOff._exact(neyman_pearson(atoms, zero, one), f"({self.label}) x ({other.label})",
                                min(self.digits, other.digits), clean=True)
 
@@ -311,7 +326,7 @@ class TradeOff:
         if self._pts is not None:
             tw = _embed(self._pts, t)
             if tw is not None:
-                zero, _ = _unit(self._pts + [(tw, tw)])
+                zero, _ = field_units(self._pts + [(tw, tw)])
                 return scalar_enclosure(_max(zero, [1 - b - tw * a for a, b in self._pts]), d)
         verts = self.vertices
 
@@ -329,11 +344,41 @@ class TradeOff:
 
         return refine(step, start=digits_to_bits(d) + 16, maxprec=MAXPREC, what="delta(eps) of a trade-off function")
 
-    def epsilon(self, delta: object, *, digits: Optional[int] = None) -> tuple[Enclosure, Optional[Fraction]]:
-        """The least ``eps >= 0`` with ``delta(eps) <= delta``, and ``e^eps`` when it is rational.
+    def exp_epsilon(self, delta: object) -> Optional[Scalar]:
+        """``e^eps*`` for the least ``eps* >= 0`` with ``delta(eps*) <= delta``, as an exact scalar; None
+        when no finite eps works.
 
         ``e^eps* = max(1, max over vertices with alpha_j > 0 of (1 - beta_j - delta) / alpha_j)``;
         infinite when a vertex with ``alpha_j = 0`` has ``1 - beta_j > delta``.
+
+        Guarantee: exact (a Fraction when rational, else an element of ``Q(e^g)``).
+
+        Raises:
+            InvalidArgument: delta not in [0, 1). NotExact: a function known only by enclosures.
+
+        Examples:
+            >>> f_eps_delta(exp_eps=3).exp_epsilon(0), f_eps_delta(exp_eps=3, delta="1/10").exp_epsilon("1/20")
+            (Fraction(3, 1), None)
+        """
+        dl = parse_delta(delta, "delta")
+        pts = self.symbolic_vertices()
+        _, t = field_units(pts)
+        for a, b in pts:
+            if a == 0:
+                if 1 - b > dl:
+                    return None
+            else:
+                c = (1 - b - dl) / a
+                if c > t:
+                    t = c
+        tx = scalar_exact(t)
+        return t if tx is None else tx
+
+    def epsilon(self, delta: object, *, digits: Optional[int] = None) -> tuple[Enclosure, Optional[Fraction]]:
+        """The least ``eps >= 0`` with ``delta(eps) <= delta``, and ``e^eps`` when it is rational.
+
+        ``e^eps*`` as in :meth:`exp_epsilon`, for exactly known vertices; from the vertex
+        enclosures otherwise.
 
         Guarantee: exact ``e^eps*`` (rational vertices), ``eps*`` enclosed to ``digits``;
         enclosure otherwise.
@@ -343,34 +388,16 @@ class TradeOff:
         """
         d = self.digits if digits is None else digits
         dl = parse_delta(delta, "delta")
-        if self.is_exact:
-            t = fast(1)
-            for a, b in self._pts:  # type: ignore[union-attr]
-                if a == 0:
-                    if 1 - b > dl:
-                        return Enclosure.infinity(), None
-                else:
-                    t = max(t, (1 - b - dl) / a)
-            tf = scalar_exact(t)
-            return Enclosure.log_of_rational(tf, d).clamp(lo=_ZERO), tf
         if self._pts is not None:
-            zero = next(c for p in self._pts for c in p if isinstance(c, QW)) * 0
-            t = zero + 1
-            for a, b in self._pts:
-                if a == 0:
-                    if 1 - b > dl:
-                        return Enclosure.infinity(), None
-                else:
-                    c = (1 - b - dl) / a
-                    if c > t:
-                        t = c
-            tx = scalar_exact(t)
-            if tx is not None:
-                return Enclosure.log_of_rational(tx, d).clamp(lo=_ZERO), tx
-            n = _monomial_degree(t)  # type: ignore[arg-type]
+            t = self.exp_epsilon(dl)
+            if t is None:
+                return Enclosure.infinity(), None
+            if not isinstance(t, QW):
+                return Enclosure.log_of_rational(t, d).clamp(lo=_ZERO), t
+            n = _monomial_degree(t)
             if n is not None:  # t = u^n: eps* = n g exactly
-                return Enclosure.point(n * t.w.r), None  # type: ignore[union-attr]
-            return Enclosure.log_of(lambda p: t._arb(p), d).clamp(lo=_ZERO), None  # type: ignore[union-attr]
+                return Enclosure.point(n * t.w.r), None  # type: ignore[attr-defined]
+            return Enclosure.log_of(lambda p: t._arb(p), d).clamp(lo=_ZERO), None
         lo_t, hi_t = _ONE, _ONE
         for a, b in self.vertices:
             if a.upper == 0:
@@ -437,15 +464,6 @@ def _monomial_degree(t: QW) -> Optional[int]:
     return None
 
 
-def _unit(xs):
-    """(0, 1) in the field of the scalars ``xs`` (QW when any is QW)."""
-    for p in xs:
-        for c in p:
-            if isinstance(c, QW):
-                return c * 0, c * 0 + 1
-    return fast(0), fast(1)
-
-
 def _max(zero, xs):
     m = zero
     for x in xs:
@@ -458,22 +476,12 @@ def _normalise(pts: list, clean: bool = False) -> list:
     """Vertices from ``(0, 1)`` on, repeated and collinear points dropped (``clean``: only
     at the prepended start, the rest is known clean)."""
     pts = [(fast(a), fast(b)) for a, b in pts]
-    zero, one = _unit(pts)
+    zero, one = field_units(pts)
     if not (pts[0][0] == 0 and pts[0][1] == 1):
         if clean:
             return simplify_chain([(zero, one)] + pts[:2]) + pts[2:]
         pts = [(zero, one)] + list(pts)
     return pts if clean else simplify_chain(pts)
-
-
-def _interp_exact(pts, a):
-    """f(a) on exact vertices (the lowest value at a vertical segment)."""
-    for (x0, y0), (x1, y1) in zip(pts, pts[1:]):
-        if x0 <= a <= x1:
-            if x1 == x0:
-                continue
-            return y0 + (y1 - y0) * (a - x0) / (x1 - x0)
-    return pts[-1][1]
 
 
 def _interp_enclosed(verts, a: Fraction) -> Enclosure:
@@ -570,8 +578,22 @@ def tradeoff_of(P: Sequence[object], Q: Sequence[object], *, label: str = "T(P, 
     References:
         Vadhan-Zhang Definition 1.6; the Neyman-Pearson lemma.
     """
-    from ..numbers import parse_list
+    return TradeOff._exact(neyman_pearson(distribution_pair(P, Q)), label, clean=True)
 
+
+def distribution_pair(P: Sequence[object], Q: Sequence[object]) -> list[tuple[Fraction, Fraction]]:
+    """Two finite distributions on the same outcomes, validated, as atoms ``(P(x), Q(x))``.
+
+    Guarantee: exact (numbers converted exactly, floats by ``Fraction(x)``).
+
+    Raises:
+        InvalidArgument: lists of different lengths, empty, a negative or malformed
+            probability, or a list not summing to 1.
+
+    Examples:
+        >>> distribution_pair(["1/2", 0.5], [1, 0])
+        [(Fraction(1, 2), Fraction(1, 1)), (Fraction(1, 2), Fraction(0, 1))]
+    """
     ps = [parse_rational(x, f"P[{i}]") for i, x in enumerate(parse_list(P, "P"))]
     qs = [parse_rational(x, f"Q[{i}]") for i, x in enumerate(parse_list(Q, "Q"))]
     if len(ps) != len(qs):
@@ -582,7 +604,91 @@ def tradeoff_of(P: Sequence[object], Q: Sequence[object], *, label: str = "T(P, 
                 raise InvalidArgument(f"{name}[{i}]", "a probability >= 0", x)
         if sum(xs) != 1:
             raise InvalidArgument(name, "probabilities summing to 1", sum(xs))
-    return TradeOff._exact(neyman_pearson(list(zip(ps, qs))), label, clean=True)
+    return list(zip(ps, qs))
+
+
+@implements("Vadhan-Zhang Claim 3.4", "Vadhan-Zhang Lemma 3.3")
+def chain_rule(P: Sequence[object], Q: Sequence[object], fs: Sequence[Optional[TradeOff]], *,
+               label: str = "ChainRule") -> TradeOff:
+    """``ChainRule_{X,X'}``: the trade-off function of ``(X, Y)`` against ``(X', Y')`` from the law ``P``
+    of ``X``, the law ``Q`` of ``X'`` and the conditional trade-off functions ``fs[x] = T(Y|X=x, Y'|X'=x)``.
+
+    Vadhan-Zhang Claim 3.4: ``inf { sum_x Q(x) f_x(alpha_x) : sum_x P(x) alpha_x <= alpha }`` over the
+    ``x`` in both supports (an outcome only ``X'`` has is rejected at no cost, one only ``X`` has is
+    never worth rejecting). The infimum of a sum of convex piecewise-linear functions under one
+    budget is their infimal convolution: start from ``sum Q(x) f_x(0)`` and take the segments of the
+    scaled ``f_x`` (``d alpha`` times ``P(x)``, ``d beta`` times ``Q(x)``) steepest first. That is
+    the Neyman-Pearson curve (:func:`tradeoff_of`) of the joint law of ``X`` and each ``f_x``'s own
+    pair (:meth:`TradeOff.to_distributions`; Lemma 3.3), which is how it is computed.
+
+    Guarantee: exact. ``fs[x]`` may be None where ``P(x) = 0`` or ``Q(x) = 0`` (it is not used).
+
+    Raises:
+        InvalidArgument: P, Q not distributions on the same outcomes, ``fs`` of another length, or a
+            missing ``f_x`` where both probabilities are positive.
+        NotExact: an ``f_x`` known only by enclosures.
+
+    Examples:
+        >>> rr = f_eps_delta(exp_eps=3)
+        >>> chain_rule(["3/4", "1/4"], ["1/4", "3/4"], [rr, rr]) == rr.tensor(rr)
+        True
+
+    References:
+        Vadhan-Zhang Lemma 3.3 and Claim 3.4 (formula (9)).
+    """
+    pairs = distribution_pair(P, Q)
+    fs = list(fs)
+    if len(fs) != len(pairs):
+        raise InvalidArgument("fs", f"one trade-off function per outcome ({len(pairs)})", f"{len(fs)} values")
+    # Lemma 3.3 with each f_x's own pair (TradeOff.to_distributions): the chain rule is the
+    # Neyman-Pearson curve of the joint law, whose atoms are P(x) times f_x's segment lengths
+    # against Q(x) times its drops; Claim 3.4's infimal convolution (segments steepest first) is
+    # the same sort by likelihood ratio
+    atoms = []
+    digits = []
+    for i, ((p, q), f) in enumerate(zip(pairs, fs)):
+        if p == 0 or q == 0:
+            atoms.append((fast(p), fast(q)))
+            continue
+        if not isinstance(f, TradeOff):
+            raise InvalidArgument(f"fs[{i}]", "a TradeOff (both probabilities are positive)", f)
+        Pf, Qf = f.to_distributions()
+        p, q = fast(p), fast(q)
+        atoms += [(p * a, q * b) for a, b in zip(Pf, Qf)]
+        digits.append(f.digits)
+    zero, one = field_units(atoms)
+    return TradeOff._exact(neyman_pearson(atoms, zero, one), label, min(digits, default=30), clean=True)
+
+
+@implements("Vadhan-Zhang Theorem 1.4")
+def tensor(*fs: TradeOff) -> TradeOff:
+    """``f_1 (x) ... (x) f_k``: the trade-off function of the composition of non-interactive
+    mechanisms that are exactly ``f_i``-DP (the product of the pairs of :meth:`TradeOff.to_distributions`,
+    Neyman-Pearson: :meth:`TradeOff.tensor` in turn). By Vadhan-Zhang Theorem 1.4 it is also the
+    guarantee of their concurrent composition (interactive ``f_i``-DP mechanisms).
+
+    Guarantee: exact.
+
+    Raises:
+        InvalidArgument: no function, or a non-TradeOff. NotExact, CostTooHigh: as :meth:`TradeOff.tensor`.
+
+    Examples:
+        >>> f = f_eps_delta(exp_eps=2)
+        >>> [tuple(map(str, v)) for v in tensor(f, f).exact_vertices()]
+        [('0', '1'), ('1/9', '5/9'), ('5/9', '1/9'), ('1', '0')]
+
+    References:
+        Vadhan-Zhang Theorem 1.4; Dong-Roth-Su (tensor products of trade-off functions).
+    """
+    if not fs:
+        raise InvalidArgument("fs", "at least one trade-off function", "none")
+    for i, f in enumerate(fs):
+        if not isinstance(f, TradeOff):
+            raise InvalidArgument(f"fs[{i}]", "a TradeOff", f)
+    out = fs[0]
+    for f in fs[1:]:
+        out = out.tensor(f)
+    return out
 
 
 def _w_and_delta(eps: object, exp_eps: object, delta: object):
@@ -592,6 +698,7 @@ def _w_and_delta(eps: object, exp_eps: object, delta: object):
     return m
 
 
+@implements("Vadhan-Zhang Definition 1.8")
 def f_eps_delta(eps: object = None, delta: object = 0, *, exp_eps: object = None, digits: int = 30) -> TradeOff:
     """``f_{eps,delta}(alpha) = max{0, 1 - delta - e^eps alpha, e^-eps (1 - delta - alpha)}``
     (Vadhan-Zhang Section 1; Kairouz-Oh-Viswanath's privacy region of (eps, delta)-DP).
@@ -624,7 +731,7 @@ def _label(m: Mechanism) -> str:
 
 
 def _f_eps_delta_scalar(w: Scalar, d, label: str, digits: int = 30) -> TradeOff:
-    zero, one = _unit([(w, w)])
+    zero, one = field_units([(w, w)])
     c = (one - d) / (one + w)
     return TradeOff._exact([(zero, one), (zero, one - d), (c, c), (one - d, zero), (one, zero)], label, digits)
 
@@ -675,7 +782,7 @@ def tradeoff_inf(functions: Iterable[TradeOff], *, label: str = "inf") -> TradeO
             if a1 != a0:
                 s = (b1 - b0) / (a1 - a0)
                 lines.append((b0 - s * a0, s))
-    zero, one = _unit([p for f in fs for p in f.symbolic_vertices()])
+    zero, one = field_units([p for f in fs for p in f.symbolic_vertices()])
     env = upper_envelope(lines, zero, one)
     return TradeOff._exact(env, label, min(f.digits for f in fs), clean=True)
 
@@ -719,7 +826,7 @@ def tradeoff_from_guarantees(guarantees: Iterable[Mechanism], *, digits: int = 3
 def guarantees_tradeoff(pairs: Sequence[tuple[Scalar, Scalar]], *, digits: int = 30, label: str = "max_j f_{eps_j, delta_j}") -> TradeOff:
     """``max_j f_{eps_j, delta_j}`` for exact scalar pairs ``(e^eps_j, delta_j)`` (internal form of
     :func:`tradeoff_from_guarantees`; the deltas may lie in ``Q(e^g)``). Guarantee: exact."""
-    zero, one = _unit(list(pairs))
+    zero, one = field_units(list(pairs))
     lines = [(zero, zero)]
     for w, d in pairs:
         lines.append((one - d, -w))          # beta = 1 - delta - w alpha

@@ -29,8 +29,8 @@ from typing import Optional, Sequence
 from ..errors import InvalidArgument
 from ..events import Mechanism, as_composition
 from ..fdp.geometry import neyman_pearson
-from ..fdp.symbolic import QW, Scalar, exp_scalars, fast, scalar_exact
-from ..fdp.tradeoff import TradeOff, _unit
+from ..fdp.symbolic import QW, Scalar, exp_scalars, fast, field_units, scalar_exact
+from ..fdp.tradeoff import TradeOff
 from ..links import implements
 from ..numbers import parse_int, parse_list
 from .polygon import PrivacyRegion
@@ -64,7 +64,7 @@ def _public(pair):
 
 
 def _rr(w, d):
-    zero, one = _unit([(w, w)])
+    zero, one = field_units([(w, w)])
     p = (one - d) * w / (one + w)
     q = (one - d) / (one + w)
     return [zero + d, p, q, zero], [zero, q, p, zero + d]
@@ -112,7 +112,7 @@ def _mech(eps, exp_eps, delta) -> Mechanism:
 def _product_tradeoff(pairs: Sequence[tuple[list, list]], counts: Sequence[int], label: str, digits: int) -> TradeOff:
     total: Optional[TradeOff] = None
     for (P, Q), n in zip(pairs, counts):
-        zero, one = _unit([(x, x) for x in P + Q])
+        zero, one = field_units([(x, x) for x in P + Q])
         f = TradeOff._exact(neyman_pearson(list(zip(P, Q)), zero, one), label, digits).power(n)
         total = f if total is None else total.tensor(f)
     return TradeOff._exact(total.symbolic_vertices(), label, digits)  # type: ignore[union-attr]

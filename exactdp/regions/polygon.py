@@ -27,19 +27,18 @@ trade-off function it comes from.
 
 from __future__ import annotations
 
-from fractions import Fraction
-
 from ..errors import InvalidArgument, NotExact
-from ..fdp.geometry import simplify_chain, turn
-from ..fdp.symbolic import QW, Scalar, scalar_enclosure, scalar_exact
+from ..fdp.geometry import simplify_chain, turn, value_at
+from ..fdp.symbolic import scalar_enclosure
 from ..fdp.tradeoff import TradeOff, composition_tradeoff, f_eps_delta
+from ..fdp.vertices import ExactVertices
 from ..links import implements
 from ..numbers import Enclosure, fraction_str, parse_rational
 
 __all__ = ["PrivacyRegion", "dp_region", "composition_region", "coordinate_json"]
 
 
-class PrivacyRegion:
+class PrivacyRegion(ExactVertices):
     """The privacy region of a trade-off function ``f``: a convex polygon (see the module docstring).
 
     Build it with :meth:`of_tradeoff`, :func:`dp_region`, :func:`composition_region`,
@@ -60,6 +59,7 @@ class PrivacyRegion:
     """
 
     __slots__ = ("tradeoff", "_pts", "_enc")
+    _noun = "region"
 
     def __init__(self, tradeoff: TradeOff):
         if not isinstance(tradeoff, TradeOff):
@@ -86,32 +86,10 @@ class PrivacyRegion:
         """The region of ``f``. Guarantee: as ``f``. Raises: InvalidArgument for a non-TradeOff."""
         return cls(f)
 
-    def __setattr__(self, name, value):
-        raise AttributeError("PrivacyRegion is immutable")
+    def _describe(self) -> str:
+        return f"the region of {self.tradeoff.label}"
 
-    @property
-    def is_exact(self) -> bool:
-        """Every vertex rational."""
-        return self._pts is not None and not any(isinstance(c, QW) and c.exact() is None for p in self._pts for c in p)
-
-    @property
-    def is_symbolic(self) -> bool:
-        """Every vertex known exactly (rational or in ``Q(e^g)``)."""
-        return self._pts is not None
-
-    def exact_vertices(self) -> list[tuple[Fraction, Fraction]]:
-        """Vertices as Fractions. Guarantee: exact. Raises: NotExact when some vertex is irrational."""
-        if not self.is_exact:
-            raise NotExact("vertices", "rational (every e^eps rational)", "an irrational region",
-                           hint="use .vertices (enclosures)")
-        return [(scalar_exact(a), scalar_exact(b)) for a, b in self._pts]  # type: ignore[misc, union-attr]
-
-    def symbolic_vertices(self) -> list[tuple[Scalar, Scalar]]:
-        """Vertices as exact scalars. Guarantee: exact. Raises: NotExact for an enclosed region."""
-        if self._pts is None:
-            raise NotExact("vertices", "known exactly", "a region known by enclosures")
-        return list(self._pts)
-
+    # is_exact, is_symbolic, exact_vertices, symbolic_vertices, len, ==: ExactVertices
     @property
     def vertices(self) -> tuple[tuple[Enclosure, Enclosure], ...]:
         """Vertices ``(P_FA, P_MD)`` counter-clockwise from ``(0, 1)``, as enclosures (points when rational).
@@ -131,22 +109,9 @@ class PrivacyRegion:
             object.__setattr__(self, "_enc", enc)
         return self._enc  # type: ignore[return-value]
 
-    def __len__(self) -> int:
-        return len(self._pts) if self._pts is not None else len(self.vertices)
-
     def __repr__(self) -> str:
         kind = "exact" if self.is_exact else "symbolic" if self.is_symbolic else "enclosures"
         return f"PrivacyRegion({self.tradeoff.label}, {len(self)} vertices, {kind})"
-
-    def __eq__(self, other: object) -> bool:
-        """Exact equality of two exactly known regions. Raises: NotExact for enclosed ones."""
-        if not isinstance(other, PrivacyRegion):
-            return NotImplemented
-        if self._pts is None or other._pts is None:
-            raise NotExact("region", "known exactly to compare for equality", "enclosures")
-        return len(self._pts) == len(other._pts) and all(a == c and b == d for (a, b), (c, d) in zip(self._pts, other._pts))
-
-    __hash__ = None  # type: ignore[assignment]
 
     def contains(self, p_fa: object, p_md: object) -> bool:
         """Is ``(p_fa, p_md)`` achievable, i.e. inside the region? Guarantee: exact decision
@@ -167,26 +132,19 @@ class PrivacyRegion:
         if y < lo.lower or y > hi.upper:
             return False
         if self.tradeoff.is_symbolic:
-            from ..fdp.tradeoff import _interp_exact
-
             pts = self.tradeoff.symbolic_vertices()
-            return bool(_interp_exact(pts, x) <= y <= 1 - _interp_exact(pts, 1 - x))
+            return bool(value_at(pts, x) <= y <= 1 - value_at(pts, 1 - x))
         raise NotExact("point", "decidable against the region's enclosures", (x, y))
 
     @implements("Kairouz-Oh-Viswanath Corollary 2.3")
     def is_subset(self, other: "PrivacyRegion") -> bool:
         """``self`` inside ``other`` (Corollary 2.3: a mechanism is (eps, delta)-DP iff its region
-        lies in ``R(eps, delta)``): ``f_other <= f_self`` at every vertex of either, and the same
-        for the mirrored upper boundaries. Guarantee: exact decision. Raises: NotExact for enclosed regions."""
-        f, g = self.tradeoff, other.tradeoff
-        fv, gv = f.symbolic_vertices(), g.symbolic_vertices()
-        from ..fdp.tradeoff import _interp_exact
-
-        xs = [a for a, _ in fv] + [a for a, _ in gv]
-        lower_ok = all(_interp_exact(gv, x) <= _interp_exact(fv, x) for x in xs)
-        ys = [1 - a for a in xs]
-        upper_ok = all(_interp_exact(gv, x) <= _interp_exact(fv, x) for x in ys)
-        return lower_ok and upper_ok
+        lies in ``R(eps, delta)``): ``f_self >= f_other`` everywhere (:meth:`TradeOff.dominates`; the
+        mirrored upper boundaries ``1 - f(1 - x)`` are then ordered too).
+        Guarantee: exact decision. Raises: NotExact for enclosed regions."""
+        if not isinstance(other, PrivacyRegion):
+            raise InvalidArgument("other", "a PrivacyRegion", other)
+        return self.tradeoff.dominates(other.tradeoff)
 
     def to_dict(self, digits: int = 30) -> dict:
         """``{"vertices": [[P_FA, P_MD], ...], "exact": bool, "count": n}``; each coordinate an exact

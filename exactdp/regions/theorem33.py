@@ -29,8 +29,8 @@ from typing import Optional
 
 from ..errors import InvalidArgument
 from ..events import Mechanism
-from ..fdp.symbolic import Scalar, exp_scalars, fast
-from ..fdp.tradeoff import TradeOff, _unit, guarantees_tradeoff
+from ..fdp.symbolic import Scalar, exp_scalars, fast, field_units
+from ..fdp.tradeoff import TradeOff, guarantees_tradeoff
 from ..links import implements
 from ..numbers import parse_int
 from .polygon import PrivacyRegion, composition_region
@@ -78,7 +78,7 @@ def theorem33_guarantees(eps: object = None, delta: object = 0, *, exp_eps: obje
     m = _mech(eps, exp_eps, delta)
     k = _k(k)
     (w,) = exp_scalars([m.w])
-    zero, one = _unit([(w, w)])
+    zero, one = field_units([(w, w)])
     P = (1 - fast(m.delta)) ** k
     Z = (one + w) ** k
     pw = [one]
@@ -135,7 +135,7 @@ def homogeneous_tradeoff(eps: object = None, delta: object = 0, *, exp_eps: obje
     m = _mech(eps, exp_eps, delta)
     k = _k(k)
     (w,) = exp_scalars([m.w])
-    zero, one = _unit([(w, w)])
+    zero, one = field_units([(w, w)])
     P = (1 - fast(m.delta)) ** k
     Z = (one + w) ** k
     pw = [one]
