@@ -27,7 +27,8 @@ P2 = ["1/8", "5/8", "1/8", "1/4", "3/4", "1/2", "1/8", "1/2", "1/4", "7/8"]
 
 
 def xy(f):
-    return [float(a) for a, _ in f.vertices], [float(b) for _, b in f.vertices]
+    v = f.exact_vertices()
+    return [float(a) for a, _ in v], [float(b) for _, b in v]
 
 
 def tradeoff_figure() -> None:

@@ -10,9 +10,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Optional, Sequence
 
+from ..fdp import distribution_pair, tradeoff_of
 from ..links import implements
 from .lp import LPOutcome, exact_feasibility
-from .tradeoff import _atoms, tradeoff_of
 
 __all__ = ["BlackwellResult", "blackwell_kernel", "apply_kernel"]
 
@@ -54,7 +54,7 @@ def blackwell_kernel(P: Sequence[object], Q: Sequence[object], P2: Sequence[obje
         >>> blackwell_kernel(*rr2, *rr3).status
         'infeasible'
     """
-    a1, a2 = _atoms(P, Q), _atoms(P2, Q2)
+    a1, a2 = distribution_pair(P, Q), distribution_pair(P2, Q2)
     n, m = len(a1), len(a2)
     A: list[dict] = []
     b: list[Fraction] = []

@@ -27,10 +27,10 @@ from fractions import Fraction
 from typing import Optional, Sequence
 
 from ..errors import CostTooHigh, InvalidArgument
+from ..fdp import TradeOff, tensor
 from ..links import implements
 from ..numbers import fraction_str, parse_delta, parse_exp_eps
 from .privacy import mechanism_tradeoff, privacy_loss
-from .tradeoff import Tradeoff, tensor
 from .tree import MAX_NODES, Branch, InteractiveMechanism, Node
 
 __all__ = ["concurrent", "compare_concurrent", "ConcurrentComparison", "MAX_CONCURRENT_STATES"]
@@ -110,7 +110,7 @@ class ConcurrentComparison:
     tensor: Fraction
     optcomp: Optional[Fraction]
     vw: Optional[Fraction]
-    tradeoff: Tradeoff
+    tradeoff: TradeOff
 
     @property
     def holds(self) -> bool:
@@ -127,8 +127,8 @@ class ConcurrentComparison:
                 "optcomp": s(self.optcomp), "vw_best_order": s(self.vw), "holds": self.holds}
 
 
-def _sym_delta(f: Tradeoff, t: Fraction) -> Fraction:
-    return max(f.delta(t), f.inverse().delta(t))
+def _sym_delta(f: TradeOff, t: Fraction) -> Fraction:
+    return max(f.delta(exp_eps=t).exact, f.inverse().delta(exp_eps=t).exact)
 
 
 @implements("Vadhan-Zhang Theorem 1.3", "Vadhan-Zhang Theorem 1.4", "Vadhan-Wang Theorem 4.1")

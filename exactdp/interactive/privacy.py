@@ -26,10 +26,10 @@ from typing import Optional, Sequence
 
 from ..engines.results import EnclosedResult
 from ..errors import InvalidArgument
+from ..fdp import TradeOff, chain_rule, tradeoff_of, tradeoff_sup
 from ..links import implements
 from ..numbers import Enclosure, fraction_str, parse_choice, parse_delta, parse_exp_eps
 from .adversary import Adversary, adversaries
-from .tradeoff import Tradeoff, chain_rule, identity, sup, tradeoff_of
 from .tree import InteractiveMechanism, Node
 
 __all__ = [
@@ -52,11 +52,11 @@ def _two(mech: InteractiveMechanism) -> InteractiveMechanism:
     return mech
 
 
-def _dp_tradeoff(mech: InteractiveMechanism) -> Tradeoff:
-    memo: dict[int, Tradeoff] = {}
-    ident = identity()
+def _dp_tradeoff(mech: InteractiveMechanism) -> TradeOff:
+    memo: dict[int, TradeOff] = {}
+    ident = TradeOff.identity()
 
-    def f(node: Node) -> Tradeoff:
+    def f(node: Node) -> TradeOff:
         got = memo.get(id(node))
         if got is None:
             if node.is_leaf:
@@ -69,7 +69,8 @@ def _dp_tradeoff(mech: InteractiveMechanism) -> Tradeoff:
                     fs = [None if (p == 0 or q == 0) else (ident if b.next is None else f(b.next))
                           for p, q, (_, b) in zip(P, Q, answers)]
                     per_query.append(chain_rule(P, Q, fs))
-                got = sup(per_query)
+                # one query (a mechanism that speaks first, a single-query node): nothing to take the sup of
+                got = per_query[0] if len(per_query) == 1 else tradeoff_sup(per_query)
             memo[id(node)] = got
         return got
 
@@ -77,9 +78,10 @@ def _dp_tradeoff(mech: InteractiveMechanism) -> Tradeoff:
 
 
 @implements("Vadhan-Zhang Theorem 4.1", "Vadhan-Zhang Claim 3.4")
-def mechanism_tradeoff(mech: InteractiveMechanism, *, method: str = "dp", symmetric: bool = False) -> Tradeoff:
+def mechanism_tradeoff(mech: InteractiveMechanism, *, method: str = "dp", symmetric: bool = False) -> TradeOff:
     """The exact trade-off function of an interactive mechanism against the best adversary:
-    ``sup over adversaries B of T(View(B, M(x)), View(B, M(x')))`` in the f-DP order.
+    ``sup over adversaries B of T(View(B, M(x)), View(B, M(x')))`` in the f-DP order, as a
+    :class:`exactdp.fdp.TradeOff`.
 
     Guarantee: exact (rational vertices).
 
@@ -95,8 +97,9 @@ def mechanism_tradeoff(mech: InteractiveMechanism, *, method: str = "dp", symmet
     Examples:
         >>> from exactdp.interactive.tree import two_round_bits
         >>> m = two_round_bits(["1/2", "1/3", "1/2", "1/2", "1/2", "1/2", "1/2", "1/2", "1/2", "1/2"])
-        >>> mechanism_tradeoff(m)      # the adversary asks q1 = 0 after a0 = 0
-        Tradeoff([(0, 1), (1/6, 3/4), (2/3, 1/4), (1, 0)])
+        >>> f = mechanism_tradeoff(m)      # the adversary asks q1 = 0 after a0 = 0
+        >>> [tuple(map(str, v)) for v in f.exact_vertices()]
+        [('0', '1'), ('1/6', '3/4'), ('2/3', '1/4'), ('1', '0')]
         >>> mechanism_tradeoff(m, method="enumerate") == mechanism_tradeoff(m)
         True
     """
@@ -105,8 +108,8 @@ def mechanism_tradeoff(mech: InteractiveMechanism, *, method: str = "dp", symmet
     if method == "dp":
         f = _dp_tradeoff(mech)
     else:
-        f = sup(tradeoff_of(*a.distributions()) for a in adversaries(mech))
-    return f.symmetric() if symmetric else f
+        f = tradeoff_sup([tradeoff_of(*a.distributions()) for a in adversaries(mech)])
+    return f.symmetrized() if symmetric else f
 
 
 def least_t_pair(P: Sequence[Fraction], Q: Sequence[Fraction], delta: Fraction) -> Optional[Fraction]:
@@ -207,7 +210,7 @@ def privacy_loss(mech: InteractiveMechanism, delta: object = 0, *, method: str =
     worst: Optional[Adversary] = None
     if method == "dp":
         f = _dp_tradeoff(mech)
-        t1, t2 = f.least_t(d), f.inverse().least_t(d)
+        t1, t2 = f.exp_epsilon(d), f.inverse().exp_epsilon(d)
         t = None if t1 is None or t2 is None else max(t1, t2)
     else:
         t = Fraction(1)
@@ -236,4 +239,4 @@ def delta_of(mech: InteractiveMechanism, *, exp_eps: object, method: str = "dp")
     """
     t = parse_exp_eps(exp_eps)
     f = mechanism_tradeoff(mech, method=method)
-    return max(f.delta(t), f.inverse().delta(t))
+    return max(f.delta(exp_eps=t).exact, f.inverse().delta(exp_eps=t).exact)

@@ -149,11 +149,11 @@ def renyi_divergence(P: Sequence[object], Q: Sequence[object], alpha: object, *,
         '[0.088770740, 0.088770741]'
     """
     from ..engines.api import check_digits
-    from ..interactive.tradeoff import _atoms
+    from ..fdp import distribution_pair
 
     a = parse_alpha(alpha)
     digits = check_digits(digits)
-    atoms = [(p, q) for p, q in _atoms(P, Q) if p > 0]
+    atoms = [(p, q) for p, q in distribution_pair(P, Q) if p > 0]
     if any(q == 0 for _, q in atoms):
         return result_from(a, digits, infinite=True)
     terms = [(p, q, rational_power(p / q, a)) for p, q in atoms]
@@ -275,11 +275,11 @@ def renyi_chain(PU: Sequence[object], QU: Sequence[object], conditional: Sequenc
         Fraction(5, 3)
     """
     from ..engines.api import check_digits
-    from ..interactive.tradeoff import _atoms
+    from ..fdp import distribution_pair
 
     a = parse_alpha(alpha)
     digits = check_digits(digits)
-    atoms = _atoms(PU, QU)
+    atoms = distribution_pair(PU, QU)
     if len(conditional) != len(atoms):
         raise InvalidArgument("conditional", f"one value per outcome ({len(atoms)})", len(conditional))
     terms = []

@@ -20,13 +20,13 @@ from hypothesis import strategies as st
 
 from exactdp import InvalidArgument, PrivacyProfile, mechanisms
 from exactdp.errors import CostTooHigh
+from exactdp.fdp import TradeOff, f_eps_delta
 from exactdp.interactive import (
     InteractiveMechanism,
     adversaries,
     chain_rule,
     count_adversaries,
     delta_of,
-    f_eps_delta,
     mechanism_tradeoff,
     noninteractive,
     privacy_loss,
@@ -37,7 +37,6 @@ from exactdp.interactive import (
     tradeoff_of,
     two_round_bits,
 )
-from exactdp.interactive.tradeoff import Tradeoff, identity
 
 probs = st.integers(1, 9).map(lambda n: F(n, 10))
 params10 = st.lists(probs, min_size=10, max_size=10)
@@ -133,7 +132,7 @@ def test_tradeoff_of_randomized_response_is_f_eps_delta():
     for t, d in [(F(3), F(0)), (F(2), F(1, 10)), (F(1), F(1, 5)), (F(7, 2), F(1, 100))]:
         rr = randomized_response(t, d)
         P, Q = [[b.probs[i] for _, b in rr.root.answers("*")] for i in (0, 1)]
-        assert tradeoff_of(P, Q) == f_eps_delta(t, d)
+        assert tradeoff_of(P, Q) == f_eps_delta(exp_eps=t, delta=d)
 
 
 @given(st.lists(st.integers(0, 6), min_size=2, max_size=6), st.lists(st.integers(0, 6), min_size=2, max_size=6))
@@ -152,9 +151,9 @@ def test_tradeoff_pointwise_against_brute_force_tests(a, b):
     for mask in range(2 ** n):
         al = sum(P[i] for i in range(n) if mask >> i & 1)
         be = 1 - sum(Q[i] for i in range(n) if mask >> i & 1)
-        assert be >= f(al)
+        assert be >= f(al).exact
         pts.add((al, be))
-    assert all(v in pts for v in f.vertices)
+    assert all(v in pts for v in f.exact_vertices())
 
 
 def test_chain_rule_against_joint_neyman_pearson():
@@ -187,17 +186,18 @@ def test_tensor_against_the_profile_layer():
         pts = [(a.exact, b.exact) for a, b in curve]
         if len(pts) > 1 and pts[0][0] == pts[1][0]:
             pts = pts[1:]
-        assert tensor(*(f_eps_delta(w, 0) for w in ws)) == Tradeoff(pts)
+        assert tensor(*(f_eps_delta(exp_eps=w) for w in ws)) == TradeOff(pts)
 
 
 def test_sup_is_the_convex_hull_of_the_minimum():
-    f, g = f_eps_delta(3, 0), f_eps_delta(F(3, 2), F(1, 10))
+    f, g = f_eps_delta(exp_eps=3), f_eps_delta(exp_eps=F(3, 2), delta=F(1, 10))
     h = sup([f, g])
     for i in range(101):
         a = F(i, 100)
-        assert h(a) <= min(f(a), g(a))
-    assert h.dominates(identity()) is False and identity().dominates(h)
-    assert all(min(f(a), g(a)) == b for a, b in h.vertices)  # vertices of the hull lie on the minimum
+        assert h(a).exact <= min(f(a).exact, g(a).exact)
+    assert h.dominates(TradeOff.identity()) is False and TradeOff.identity().dominates(h)
+    # vertices of the hull lie on the minimum (TradeOff starts at (0, 1): the top of the vertical segment at 0)
+    assert all(min(f(a).exact, g(a).exact) == b or (a, b) == (0, 1) for a, b in h.exact_vertices())
 
 
 # -- PrivLoss, delta, the mechanism's trade-off function: dp == enumerate == by hand --------
@@ -244,3 +244,19 @@ def test_random_mechanisms_are_reproducible():
     a = random_two_round(random.Random("1:0"), 100)
     b = random_two_round(random.Random("1:0"), 100)
     assert a[0] == b[0] and a[1].dumps() == b[1].dumps()
+
+
+def test_one_tradeoff_implementation():
+    """exactdp.interactive's trade-off functions are exactdp.fdp's (no second implementation)."""
+    import exactdp.fdp as fdp
+    import exactdp.interactive as inter
+    from exactdp.regions import dp_region
+
+    assert (inter.TradeOff, inter.tradeoff_of, inter.chain_rule, inter.tensor, inter.sup) == (
+        fdp.TradeOff, fdp.tradeoff_of, fdp.chain_rule, fdp.tensor, fdp.tradeoff_sup)
+    # the positional meaning of f_eps_delta differed (e^eps there, eps here): one definition, in exactdp.fdp
+    assert not hasattr(inter, "f_eps_delta")
+    f = mechanism_tradeoff(randomized_response(3, "1/10"))
+    assert isinstance(f, TradeOff) and f == f_eps_delta(exp_eps=3, delta="1/10")
+    R = dp_region(exp_eps=3, delta="1/10")
+    assert R.tradeoff == f and R != f and f != R    # a region never equals its trade-off function
