@@ -233,7 +233,8 @@ def tradeoff_of(P: Sequence[object], Q: Sequence[object]) -> Tradeoff:
     Guarantee: exact.
 
     Parameters:
-        P, Q: probabilities of the same outcomes (rationals, each list summing to 1).
+        P: probabilities of the outcomes (rationals summing to 1).
+        Q: probabilities of the same outcomes (rationals summing to 1).
 
     Raises:
         InvalidArgument: lengths differ, negative probabilities, sums not 1.
