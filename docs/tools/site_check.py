@@ -88,6 +88,7 @@ def check(site: Path, out: Path) -> int:
                 if url == urljoin(base, "reference/engines/"):
                     # the first function's guarantee label in view
                     page.locator(".exactdp-guarantee").first.scroll_into_view_if_needed()
+                    page.wait_for_timeout(600)  # the header's title animates on scroll
                     page.screenshot(path=str(out / "reference.png"), full_page=False)
                 page.close()
                 print(f"{'ok ' if not found else 'BAD'} {url[len(base) - 1:]}" + "".join(f"\n    {f}" for f in found))
