@@ -4,7 +4,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench proofs-report fuzz clean figures figures-interactive figures-gdp figures-regions
+.PHONY: demo test lint bench proofs-report fuzz clean figures figures-interactive figures-gdp figures-regions figures-guides \
+	docs docs-serve docs-check docs-reference
 
 $(STAMP): pyproject.toml setup.py
 	$(PY) -m venv $(VENV)
@@ -42,10 +43,15 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/run_all.py
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis
+	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis site
 
 # every figure under docs/figures/ (matplotlib: the `plot` extra)
-figures: figures-regions figures-interactive figures-gdp
+figures: figures-regions figures-interactive figures-gdp figures-guides
+
+# docs/figures/guide-*.png (docs/guides/optcomp.md, calibrate.md)
+figures-guides: $(STAMP)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[plot]'
+	$(BIN)/python docs/figures/make_guides.py
 
 # docs/figures/gdp-tradeoff.png (docs/gdp.md)
 figures-gdp: $(STAMP)
@@ -55,3 +61,31 @@ figures-gdp: $(STAMP)
 # Figures of docs/regions.md (issue 9): KOV Figures 2 and 3, trade-off curves.
 figures-regions: $(STAMP)
 	$(BIN)/python docs/figures/make_regions.py
+
+# The documentation site (mkdocs.yml; docs/index.md, "This site"). `docs` builds it into
+# site/ with --strict (a warning is an error); `docs-serve` serves it with live reload.
+DOCS_STAMP := $(VENV)/.docs-installed
+# mkdocs-material prints a notice about MkDocs 2.0 on every run; it is not about this site
+MKDOCS := NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs
+
+$(DOCS_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[docs]'
+	touch $(DOCS_STAMP)
+
+docs: $(DOCS_STAMP)
+	$(MKDOCS) build --strict
+
+docs-serve: $(DOCS_STAMP)
+	$(MKDOCS) serve --strict -a 127.0.0.1:8000
+
+# docs/reference/*.md from the public modules (tests/docs/test_reference.py fails while stale)
+docs-reference: $(STAMP)
+	$(BIN)/python docs/tools/gen_reference.py
+
+# Every page in headless Chromium (Debian's, driven by Playwright; never a downloaded
+# browser): console errors, failed requests, unrendered images, broken links and anchors.
+# Screenshots: site/_check/landing.png, site/_check/reference.png. Not run in CI.
+docs-check: docs
+	@command -v chromium >/dev/null || { [ "$$(id -u)" = 0 ] && apt-get update -qq && apt-get install -y -qq chromium; } \
+		|| { echo "docs-check needs Debian's chromium: sudo apt-get install chromium" >&2; exit 2; }
+	$(BIN)/python docs/tools/site_check.py --site site --out site/_check

@@ -81,7 +81,7 @@ def links(*, load: bool = True) -> dict[str, list[str]]:
             if ".cli" in info.name or info.name.endswith("__main__"):
                 continue
             importlib.import_module(info.name)
-    return {k: list(v) for k, v in sorted(_REGISTRY.items())}
+    return {k: sorted(v) for k, v in sorted(_REGISTRY.items())}
 
 
 def statement_of(fn: Callable) -> tuple[str, ...]:

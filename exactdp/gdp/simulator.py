@@ -229,7 +229,8 @@ class OnlineSimulator:
     Parameters:
         w0: the draw ``W_0`` (a float or a 1-d NumPy array of runs).
         mu_0: the budget (a rational >= 0).
-        seed / rng: the generator of the ``V_i`` (``numpy.random.default_rng(seed)``).
+        seed: seeds the generator of the ``V_i`` (``numpy.random.default_rng(seed)``).
+        rng: the generator of the ``V_i`` itself (instead of ``seed``).
 
     Raises:
         InvalidArgument: bad mu_0 or w0.

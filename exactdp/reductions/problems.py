@@ -502,7 +502,7 @@ class LazyReal:
     Guarantee: enclosure (``arb(prec)`` contains the value, if ``fn`` does).
 
     Raises:
-        Whatever ``fn`` raises (e.g. CostTooHigh from a brute-force oracle).
+        Exception: whatever ``fn`` raises (e.g. CostTooHigh from a brute-force oracle).
 
     Examples:
         >>> from flint import arb

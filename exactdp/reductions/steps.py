@@ -636,8 +636,8 @@ def solve_sum_partition(
         trace: optional :class:`Trace`.
 
     Raises:
-        Whatever the oracle raises (with the default oracle: CostTooHigh when
-        the engine refuses the instance, on reading the answer).
+        Exception: whatever the oracle raises (with the default oracle: CostTooHigh
+            when the engine refuses the instance, on reading the answer).
 
     Examples:
         >>> from flint import arb
