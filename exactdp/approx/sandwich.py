@@ -18,7 +18,7 @@ from typing import Optional
 
 from ..engines.api import check_digits
 from ..engines.base import Target
-from ..engines.costs import MAX_POLY_BITS, poly_cost
+from ..engines.costs import EVALS_DELTA, MAX_POLY_BITS, poly_cost
 from ..engines.family import ENGINE_TIERS
 from ..engines.results import EnclosedResult
 from ..errors import CostTooHigh, InvalidArgument
@@ -116,11 +116,12 @@ def _sandwich_level_too_big(ms, u, max_degree: int, levels: int) -> bool:
     Raises:
         CostTooHigh: already the first lattice is too big (``levels == 0``).
     """
-    A_est = math.fsum(n * max(m.w.flog(), 0.0) for m, n in ms.groups()) / u.flog()
+    lu = u.flog()
+    A_est = math.fsum(n * max(m.w.flog(), 0.0) for m, n in ms.groups()) / lu if lu > 0 else math.inf
     if A_est <= 2 * max_degree + ms.k and ms.k * A_est <= MAX_POLY_BITS:
         return False
     if levels == 0:
-        mem, sec = poly_cost(ms.k, int(A_est))
+        mem, sec = poly_cost(ms.k, int(A_est)) if math.isfinite(A_est) else (math.inf, math.inf)
         raise CostTooHigh(
             "width",
             f"the first lattice already has degree about {A_est:.3g} (max_degree={max_degree}, k*A limit "
@@ -200,7 +201,7 @@ def optcomp_bounds(
 
 def _delta_lattice(lat: LatticeProblem, t_num: ExpNum, digits: int) -> Enclosure:
     """Enclosure of delta_g at ``t = e^{eps_g}`` for ``w_i' = u^{a_i}`` (Theorem 1.5, by the engines)."""
-    engine = "exact" if (lat.uq is not None and t_num.exact() is not None) else "certified"
+    engine = lat.engine_kind(lat.uq is not None and t_num.exact() is not None, digits, EVALS_DELTA)
     return ENGINE_TIERS[engine].delta(lat, t_num, digits=digits).value
 
 
