@@ -247,35 +247,38 @@ def choose_structure(ws: Union[Sequence[ExpNum], None] = None, method: str = "au
                        f"the lattice count polynomial ({A + 1} coefficients of up to {nonzero} bits)",
                        "method='mitm', or " + approx_alt)
         return Lattice.from_groups(u, _merge(a, groups))
-    # auto: the fastest estimate within the limits, in the arithmetic auto will use
-    kind = "exact" if all(v.exact() is not None for v, _ in groups) else "arb"
+    # auto: the fastest estimate within the limits, in the arithmetic auto will use: exact
+    # rationals when every value is rational and some kernel fits so, else balls (the
+    # engines fall back the same way)
+    all_rational = all(v.exact() is not None for v, _ in groups)
     sec_lim, mem_lim = current_limits()
-    cands: list[tuple[float, str, Estimate, Callable[[], Structure]]] = []
-    seen: list[tuple[str, Estimate]] = []
-
-    def consider(name: str, make: Callable[[], Structure]) -> None:
-        est = estimate_method(name, groups, lat, kind=kind)
-        if est is None:
-            return
-        tot = _total(est[0], est[1], EVALS_DELTA)
-        seen.append((name, tot))
-        if tot.bytes <= mem_lim and tot.seconds <= sec_lim:
-            # rank by a few evaluations: the build is paid once, OptComp evaluates several times
-            cands.append((_total(est[0], est[1], 4).seconds, name, tot, make))
-
+    makers: list[tuple[str, Callable[[], Structure]]] = []
     if len(groups) == 1:
         v0 = groups[0][0]
-        consider("homogeneous", lambda: Lattice.from_groups(v0, [(1, k)], "homogeneous"))
+        makers.append(("homogeneous", lambda: Lattice.from_groups(v0, [(1, k)], "homogeneous")))
     if lat is not None:
         u, a = lat
-        A = sum(ai * n for ai, (_, n) in zip(a, groups))
-        if A <= MAX_LATTICE_A:
-            consider("lattice", lambda: Lattice.from_groups(u, _merge(a, groups)))
+        if sum(ai * n for ai, (_, n) in zip(a, groups)) <= MAX_LATTICE_A:
+            makers.append(("lattice", lambda: Lattice.from_groups(u, _merge(a, groups))))
     if len(groups) < k:
-        consider("grouped", lambda: Grouped(groups))
+        makers.append(("grouped", lambda: Grouped(groups)))
     elif k <= 60:
-        consider("brute", lambda: Grouped([(v, 1) for v, n in groups for _ in range(n)], "brute"))
-    consider("mitm", lambda: MITM(groups))
+        makers.append(("brute", lambda: Grouped([(v, 1) for v, n in groups for _ in range(n)], "brute")))
+    makers.append(("mitm", lambda: MITM(groups)))
+    cands: list[tuple[float, str, Estimate, Callable[[], Structure]]] = []
+    seen: list[tuple[str, Estimate]] = []
+    for kind in (("exact", "arb") if all_rational else ("arb",)):
+        for name, make in makers:
+            est = estimate_method(name, groups, lat, kind=kind)
+            if est is None:
+                continue
+            tot = _total(est[0], est[1], EVALS_DELTA)
+            seen.append((name, tot))
+            if tot.bytes <= mem_lim and tot.seconds <= sec_lim:
+                # rank by a few evaluations: the build is paid once, OptComp evaluates several times
+                cands.append((_total(est[0], est[1], 4).seconds, name, tot, make))
+        if cands:
+            break
     if not cands:
         best = min(seen, key=lambda c: max(c[1].seconds / sec_lim, c[1].bytes / mem_lim)) if seen else None
         alt = "give rational eps on a coarser lattice, use fewer mechanisms, or " + approx_alt

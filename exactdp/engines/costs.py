@@ -102,9 +102,9 @@ DEFAULT_MAX_SECONDS = 180.0
 DEFAULT_MAX_BYTES = float(2 * 2**30)
 
 #: Evaluations of S(t) budgeted for one delta_g (precision steps) and one OptComp
-#: (locate, Newton, certificate, one precision step): measured 1-2 and 3-8.
+#: (locate, Newton, certificate, precision steps): measured 1-2 and 2-13 (tests/engines/test_edges.py).
 EVALS_DELTA = 3
-EVALS_OPTCOMP = 12
+EVALS_OPTCOMP = 16
 
 
 def _parse_bytes(text: Union[str, float, int], name: str) -> float:
@@ -213,7 +213,7 @@ def check_estimate(est: Estimate, parameter: str, what: str, alternative: Option
         over.append(f"memory limit {fmt_bytes(mem)}")
     if est.seconds > sec:
         over.append(f"time limit {fmt(sec)} s")
-    alt = f"; use {alternative}" if alternative else ""
+    alt = (f"; {alternative}" if alternative.startswith("use ") else f"; use {alternative}") if alternative else ""
     raise CostTooHigh(
         parameter,
         f"{what} is estimated at {est.text()}, over the {' and the '.join(over)}{alt} "
@@ -250,11 +250,13 @@ def lattice_build(groups_a: Sequence[tuple[int, int]]) -> Estimate:
     """Building ``prod (1 + z^a)^n`` over ``(a, n)`` with FLINT.
 
     One group (the homogeneous row and its spread-out copies): the binomial row,
-    ``sum log2 C(n, m)`` bits, measured 1.6e-9 s per bit and one copy of memory.
+    ``sum log2 C(n, m)`` bits, measured 4e-10 to 1.6e-9 s per bit (k = 6e4 to 1.3e5, on
+    a loaded machine) and one copy of memory (k = 1.3e5: 1.5 GB).
     Several groups: a product tree whose multiplications pack ``A + 1`` coefficients
-    of up to ``k'`` bits (``k'`` mechanisms with ``a > 0``); measured (ten eps on a
-    1e-5 lattice, k' = 50..200): peak 4-5.5 bytes per 8 packed bits, time
-    ``3.4e-11 bits^1.35`` s.
+    of up to ``k'`` bits (``k'`` mechanisms with ``a > 0``); measured peaks: 4-5.5 bytes
+    per 8 packed bits ``(A + 1)(k' + 64)`` for k' = 50..200 (ten eps on a 1e-5 lattice,
+    A up to 2e6), 7.9-8.1 for k' = 1000..3000 (A up to 1.6e5); time
+    ``4.4e-9 (A + 1)^1.15 (k' + 64)`` s fits every run within a factor 2.5 (above it).
     """
     gs = [(int(a), int(n)) for a, n in groups_a]
     A = sum(a * n for a, n in gs)
@@ -263,16 +265,18 @@ def lattice_build(groups_a: Sequence[tuple[int, int]]) -> Estimate:
     if len(nz) <= 1:
         n = nz[0][1] if nz else 0
         bits = homogeneous_bits(n) + 64.0 * (A + 1)
-        return Estimate(2e-9 * bits + 1e-7 * (A + 1), 1.25 * bits / 8 + 16.0 * (A + 1) + 1e6)
+        return Estimate(8e-10 * bits + 1e-7 * (A + 1), 1.25 * bits / 8 + 16.0 * (A + 1) + 1e6)
     bits = float(A + 1) * (kp + 64)
-    return Estimate(3.4e-11 * bits**1.35 + 1e-7 * (A + 1), 6.0 * bits / 8 + 1e6)
+    return Estimate(4.4e-9 * float(A + 1) ** 1.15 * (kp + 64), 9.0 * bits / 8 + 1e6)
 
 
 def lattice_eval(A: int, kp: int, kind: str, prec: int, ubits: float = 0.0, coeff_bits: Optional[float] = None) -> Estimate:
     """One evaluation of the lattice kernel (two polynomial evaluations).
 
     Arb: the polynomial converted to balls (kept at two precisions) and a shifted
-    copy, ``3 (A + 1)`` balls; measured about 1.5 us per coefficient at 136 bits.
+    copy, ``3 (A + 1)`` balls; measured 0.1-0.35 us per coefficient and evaluation (64-400
+    bits), 0.1-0.3 us per coefficient for a conversion; the estimate, 1 us at 512 bits,
+    also covers the locate phase of OptComp (up to about 20 evaluations at 64 bits).
     Exact: a copy of half the coefficients and rationals of ``A ubits`` bits; Horner
     on them, measured ``1.2e-10 A^2 ubits`` s (k = 3e4 homogeneous: 0.8 s).
     """
@@ -281,7 +285,7 @@ def lattice_eval(A: int, kp: int, kind: str, prec: int, ubits: float = 0.0, coef
         cb = coeff_bits if coeff_bits is not None else n * (kp + 64)
         num = n * max(ubits, 1.0)
         return Estimate(1.2e-10 * n * n * max(ubits, 1.0) + 1e-6 * n, 1.2 * cb / 8 + 4 * num / 8 + 1e6)
-    return Estimate(2e-6 * n * (1 + prec / 256), 3 * n * elem_bytes("arb", prec) + 1e6)
+    return Estimate(1e-6 * n * (1 + prec / 512), 3 * n * elem_bytes("arb", prec) + 1e6)
 
 
 def grouped_cost(groups: Sequence[tuple[float, int]], kind: str, prec: int) -> tuple[Estimate, Estimate]:
@@ -290,7 +294,8 @@ def grouped_cost(groups: Sequence[tuple[float, int]], kind: str, prec: int) -> t
     ``groups``: ``(bits of one value, count)``. Each class keeps a count, ``W_S``,
     ``W_notS`` and its exponent vector (two lists alive while building), plus float
     arrays for the search; measured 420-600 bytes per class, 10 us (Arb) and 15 us
-    (exact, 400-bit rationals) per class and evaluation.
+    (exact, 400-bit rationals) per class and evaluation, more with counts of ``cbits``
+    bits (one group of 1e5: 15 s for delta_g).
     """
     g = len(groups)
     C = 1.0
@@ -302,8 +307,8 @@ def grouped_cost(groups: Sequence[tuple[float, int]], kind: str, prec: int) -> t
         cbits += 0.73 * n  # mean of log2 C(n, m) over m
     eb = elem_bytes(kind, prec, wbits)
     per = 2 * (200 + 2 * eb + 16 * g + cbits / 8) + 8 * (g + 4)
-    build = Estimate(C * (2e-6 * max(g, 1) + 1e-6 + 2e-10 * cbits), C * per + 1e6)
-    ev = Estimate(C * (3e-6 + (1e-8 * wbits if kind == "exact" else 2e-9 * prec) + 1e-10 * cbits), 1e6)
+    build = Estimate(C * (2e-6 * max(g, 1) + 1e-6 + 1e-9 * cbits), C * per + 1e6)
+    ev = Estimate(C * (3e-6 + (1e-8 * wbits if kind == "exact" else 2e-9 * prec) + 5e-10 * cbits), 1e6)
     return build, ev
 
 
@@ -319,8 +324,8 @@ def mitm_cost(NL: float, NR: float, g: int, kind: str, prec: int, wbits: float =
     N = NL + NR
     eb = elem_bytes(kind, prec, wbits)
     per = 300 + 6 * eb + 24 * max(g, 1) + 3 * cbits / 8
-    build = Estimate(N * (4e-6 + 1e-6 * g), N * per + 1e6)
-    ev = Estimate(NL * (3e-6 + (1e-8 * (wbits + cbits) if kind == "exact" else 2e-9 * prec)), 1e6)
+    build = Estimate(N * (4e-6 + 1e-6 * g + 1e-9 * cbits), N * per + 1e6)
+    ev = Estimate(NL * (3e-6 + (1e-8 * wbits if kind == "exact" else 2e-9 * prec) + 5e-10 * cbits), 1e6)
     return build, ev
 
 

@@ -158,7 +158,10 @@ def _delta_balls(prep: Prepared, t_num: ExpNum, digits: int, prec: Optional[int]
                 lo, hi = max(lo, floor), min(hi, Fraction(1))
                 enc = Enclosure(lo, hi) if lo <= hi else Enclosure.point(floor)
                 at_floor = s is None and lo == floor and hi - lo <= Fraction(1, 10 ** (2 * digits))
-                if prec is not None or enc.accurate(digits) or at_floor:
+                # S(t) > 0 is known (t < W): a value at the floor only means too few bits
+                # (a guessed sign in the float field can even drop the only positive term)
+                seen_floor = s is not None and hi <= floor
+                if prec is not None or (enc.accurate(digits) and not seen_floor) or at_floor:
                     return enc, cur, False
                 if lo > 0:
                     # relative width to gain, in bits (2^-digits_bits of the value)

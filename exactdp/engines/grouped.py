@@ -11,7 +11,6 @@ from __future__ import annotations
 import itertools
 import math
 from fractions import Fraction
-from math import comb
 from typing import Sequence
 
 import numpy as np
@@ -20,7 +19,18 @@ from ..numbers import ExpNum, log_sign_of_product
 from .fields import Field
 from .structure import Structure
 
-__all__ = ["Grouped"]
+__all__ = ["Grouped", "binomial_row"]
+
+
+def binomial_row(n: int) -> list[int]:
+    """``C(n, 0..n)`` by the multiplicative recurrence (``math.comb`` per entry is cubic in n).
+    Guarantee: exact. Raises: nothing."""
+    row = [1]
+    c = 1
+    for m in range(n):
+        c = c * (n - m) // (m + 1)
+        row.append(c)
+    return row
 
 
 class Grouped(Structure):
@@ -64,10 +74,11 @@ class Grouped(Structure):
             pw = [one]
             for _ in range(n):
                 pw.append(pw[-1] * x)
+            row = binomial_row(n)
             new = []
             for cnt, ws, wn, ex in entries:
                 for mj in range(n + 1):
-                    new.append((cnt * comb(n, mj), ws * pw[mj], wn * pw[n - mj], ex + (mj,)))
+                    new.append((cnt * row[mj], ws * pw[mj], wn * pw[n - mj], ex + (mj,)))
             entries = new
         self._cache = {key: entries}
         return entries

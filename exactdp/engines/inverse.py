@@ -107,7 +107,10 @@ def locate(struct: Structure, log_goal: float, lnW: float, *, max_iter: int = MA
     """An approximation of ``L* = ln t*`` in ``[0, ln W]`` (float; no guarantee).
 
     Safeguarded Newton on ``g(L) = ln S(e^L) - log_goal``: a Newton step when it stays
-    inside the bracket, else the Illinois secant, else bisection. Raises: nothing.
+    inside the bracket, else Newton on ``S`` in ``t`` (which never passes ``t*``), else the
+    Illinois secant, else bisection; it stops once ``S`` is within a relative ``1e-12`` of
+    the goal, the bracket or the step within ``1e-12`` of ``L``, or the float model no
+    longer changes (Newton in the engine's arithmetic does the rest). Raises: nothing.
     """
     a, b = 0.0, max(lnW, 0.0)
     if not math.isfinite(b):
@@ -118,24 +121,39 @@ def locate(struct: Structure, log_goal: float, lnW: float, *, max_iter: int = MA
         return 0.0
     gb = -math.inf
     L, g, s = a, ga, sa
+    best = (abs(g), L)
     side = 0
     for _ in range(max_iter):
         cand = None
         if math.isfinite(g) and s < 0:
-            c = L - g / s
+            c = L - g / s  # Newton on ln S: fast where ln S is concave (Gaussian-like tails)
             if a < c < b:
                 cand = c
+            else:
+                # Newton on S itself, in t: S is convex, so this step never passes t*
+                # (near t = W, where ln S has a log singularity, it lands on t* at once)
+                x = -math.expm1(-g) / -s if g > -700 else -math.inf
+                c = L + math.log1p(x) if x > -1 else a
+                if c >= b:
+                    return b if math.isfinite(gb) or b < 1e300 else L  # float resolution exhausted
+                if a < c:
+                    cand = c
         if cand is None:
-            if math.isfinite(gb) and ga != gb:
-                c = b - gb * (b - a) / (gb - ga)
-                cand = c if a < c < b else 0.5 * (a + b)
+            c = b - gb * (b - a) / (gb - ga) if (math.isfinite(gb) and ga != gb) else None
+            if c is not None and a < c < b:
+                cand = c
             else:
                 cand = 0.5 * (a + b) if b - a < 64 else a + (b - a) / 64
-        if abs(cand - L) <= 1e-15 * max(abs(cand), 1e-300) or not (a < cand < b):
+        if not (a < cand < b) or abs(cand - L) <= 1e-12 * max(abs(cand), 1e-300):
             break
         L = cand
+        g_prev = g
         g, s = struct.approx(L)
         g -= log_goal
+        if g == g_prev:
+            break  # the float model cannot tell these points apart: Newton in the field takes over
+        if math.isfinite(g) and abs(g) < best[0]:
+            best = (abs(g), L)
         if g > 0:
             a, ga = L, g
             if side == 1 and math.isfinite(gb):
@@ -146,9 +164,9 @@ def locate(struct: Structure, log_goal: float, lnW: float, *, max_iter: int = MA
             if side == -1:
                 ga *= 0.5
             side = -1
-        if b - a <= 1e-15 * max(b, 1e-300):
+        if best[0] <= 1e-12 or b - a <= 1e-12 * max(b, 1e-300):
             break
-    return L
+    return best[1]
 
 
 def t_of_L(L: float) -> Fraction:

@@ -23,13 +23,14 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from math import comb, gcd
+from math import gcd
 from typing import Optional, Sequence
 
 import numpy as np
 
 from ..numbers import ExpNum, RatExp, Root, log_sign_of_product
 from .fields import Field
+from .grouped import binomial_row
 from .structure import Structure
 
 __all__ = ["MITM", "ratio_keys", "coprime_base", "split_groups"]
@@ -187,18 +188,20 @@ class _Half:
         for j, (_, n) in enumerate(self.groups):
             blocks = []
             cblocks = []
+            row = binomial_row(n)
             for m in range(n + 1):
                 b = ms.copy()
                 b[:, j] = m
                 blocks.append(b)
-                cblocks.append(cnt * comb(n, m))
+                cblocks.append(cnt * row[m])
             ms = np.concatenate(blocks) if blocks else ms
             cnt = np.concatenate(cblocks) if cblocks else cnt
         self.raw = len(ms)
         ns = np.array([n for _, n in self.groups], dtype=np.int64)
         e = 2 * ms - ns  # exponents of the ratio W_X / W_notX
         logs = np.array([v.flog() for v, _ in self.groups], dtype=float)
-        self.abs_sum = float(np.abs(logs) @ ns) if g else 0.0
+        # the float keys' error is a few ulps of sum n_j fmag(v_j) (fmag: |ln q| + |r| for q e^r)
+        self.abs_sum = float(np.array([v.fmag() for v, _ in self.groups]) @ ns) if g else 0.0
         with np.errstate(invalid="ignore"):
             d = e.astype(float) @ logs if g else np.zeros(len(ms))
         # merge classes whose ratios are exactly equal (equal exact keys)
@@ -321,7 +324,9 @@ class MITM(Structure):
         return g.loss_classes(field)
 
     def _margin(self, lnt: float) -> float:
-        return 1e-9 * (1.0 + self._abs_sum + abs(lnt))
+        # a million times the float error of d_A + d_B - ln t (relative: keys of mechanisms
+        # with eps ~ 1e-12 are that small, and an absolute margin would put them all in the band)
+        return 1e-9 * (self._abs_sum + abs(lnt)) + 1e-300
 
     def _prepared(self, field: Field):
         key = (field.name, getattr(field, "prec", None))
