@@ -22,6 +22,7 @@ from typing import Optional, Union
 
 from .approx import delta_bounds, optcomp_bounds
 from .engines import composed_delta, optcomp
+from .engines.costs import cost_limits, current_limits
 from .errors import CostTooHigh, InvalidArgument, PrecisionError, Undecided
 from .events import Composition, as_composition
 from .links import implements
@@ -45,6 +46,9 @@ __all__ = ["certify", "Certificate", "Undecided", "CERTIFY_MAX_K"]
 #: computations (delta_g at the claimed eps, OptComp at the claimed delta).
 CERTIFY_MAX_K = 200_000
 _SECONDS_PER_MECHANISM = 5.5e-5
+#: Estimated seconds the refinement of the reported eps (the lattice sandwich, when the
+#: exact engines refuse) may take; the verdict itself gets the full limits.
+REPORT_SECONDS = 30.0
 
 Number = Union[Fraction, float]
 
@@ -251,9 +255,11 @@ def certify(
         eps = _trivial_eps_bounds(ms, E, T, D, P, holds)
     except CostTooHigh:
         # the sandwich converges linearly in eps0: report to ~6 digits, within a bounded cost
+        # (the report is a side result: its refinement gets a fraction of the time limit)
         try:
-            eps = optcomp_bounds(ms, D, width=Fraction(1, 10 ** min(digits, 6)), max_degree=min(max_degree, 1_000_000),
-                                 digits=max(digits, 20)).value
+            with cost_limits(seconds=min(current_limits()[0], REPORT_SECONDS)):
+                eps = optcomp_bounds(ms, D, width=Fraction(1, 10 ** min(digits, 6)),
+                                     max_degree=min(max_degree, 1_000_000), digits=max(digits, 20)).value
         except (CostTooHigh, PrecisionError):
             # wide but rigorous (the verdict above is already decided): OptComp(D) <= sum eps_i
             # when finite, > claim eps when the claim fails, <= claim eps when it holds
