@@ -13,7 +13,13 @@ dp_accounting's PLD accountant runs in its own virtual environment
 exactdp), on cases H and L, at two discretization intervals; its error is
 measured against exactdp's certified value in the same run.
 
-Usage: ``python benchmarks/bench_optcomp.py [--quick] [--no-peers]``.
+Second part (``--edges``; ``--only-edges`` runs it alone): the engines at their edges
+and their costs (issues 16 and 17). Each case runs in a child process that reports its
+wall time, its peak memory above the interpreter's (``VmHWM``) and, for refusals, how
+long the refusal took; the cost model's estimate is printed beside the measured peak.
+It writes the section file ``docs/benchmarks-engines.md``.
+
+Usage: ``python benchmarks/bench_optcomp.py [--quick] [--no-peers] [--edges | --only-edges]``.
 """
 
 from __future__ import annotations
@@ -111,11 +117,148 @@ def run_peers(cs) -> list:
     return json.loads(r.stdout)
 
 
+EDGE_CHILD = r"""
+import json, sys, time
+def hwm():
+    for line in open('/proc/self/status'):
+        if line.startswith('VmHWM'):
+            return int(line.split()[1]) * 1024
+    return 0
+from fractions import Fraction as F
+import exactdp
+from exactdp import Mechanism, mechanisms, composed_delta, optcomp, certify
+from exactdp.errors import ExactDPError
+import exactdp.engines.inverse as inv
+counted = []
+_orig = inv._Counted.__init__
+def _spy(self, s):
+    _orig(self, s); counted.append(self)
+inv._Counted.__init__ = _spy
+spec = json.loads(sys.argv[1])
+ns = {"F": F, "Mechanism": Mechanism, "mechanisms": mechanisms, "composed_delta": composed_delta,
+      "optcomp": optcomp, "certify": certify}
+exec(spec["setup"], ns)
+base = hwm()
+t0 = time.perf_counter()
+try:
+    r = eval(spec["call"], ns)
+    out = {"ok": True, "value": str(getattr(r, "value", r))[:60], "method": getattr(r, "method", "")}
+except ExactDPError as e:
+    out = {"ok": False, "error": type(e).__name__, "estimate": getattr(e, "estimate", None)}
+out["s"] = time.perf_counter() - t0
+out["peak"] = hwm() - base
+out["evals"] = sum(c.n for c in counted)
+print(json.dumps(out, default=str))
+"""
+
+# (label, setup, call, before): "before" is what issues 16 and 17 measured
+EDGE_CASES = [
+    ("16.1 mitm, 47 mechanisms of 3 values", "ms = [Mechanism(exp_eps=v, delta='4.8e-10') for v in ['1001/1000']*13 + ['1']*19 + ['5260/81']*15]",
+     "composed_delta(ms, exp_eps_g=F('1264588213961825084701912543/1089620125312500000'), engine='exact', method='mitm')",
+     "> 12 GB, killed"),
+    ("16.2 OptComp by mitm, 20 x 10784/81 + 9 x 1", "ms = [Mechanism(exp_eps='10784/81', delta='0.00069')]*20 + [Mechanism(exp_eps=1, delta='0.00069')]*9",
+     "optcomp(ms, '0.1', engine='certified', method='mitm')", "> 60 s"),
+    ("16.3 certified OptComp, eps_g = 1e-8", "ms = [Mechanism(exp_eps='2')]",
+     "optcomp(ms, F(1, 3) * (1 - F(1, 10**8)), engine='certified', digits=30)", "PrecisionError"),
+    ("16.5 certified OptComp, eps_g = 1e-30", "ms = [Mechanism(exp_eps='2')]",
+     "optcomp(ms, F(1, 3) * (1 - F(1, 10**30)), engine='certified', digits=10)", "[0, 1.08e-19]"),
+    ("16.5 certified delta_g = 1e-651", "ms = [Mechanism(exp_eps='2')]",
+     "composed_delta(ms, exp_eps_g=2 - 3 * F(1, 10**651), engine='certified', digits=10)", "[0, 5.9e-649]"),
+    ("16.6 float delta_g = 3.3e-25", "ms = [Mechanism(exp_eps='2')]",
+     "composed_delta(ms, exp_eps_g=2 - F(1, 10**24), engine='float', digits=10)", "0"),
+    ("17 delta, eps_g = 1e308", "ms = mechanisms(eps=['0.1'], k=10)", "composed_delta(ms, eps_g='1e308')", "OverflowError"),
+    ("17 delta, 46 distinct exp_eps", "ms = mechanisms(exp_eps=[f'{i}/100' for i in range(101, 147)])",
+     "composed_delta(ms, eps_g=1)", "109 s, 5.7 GiB"),
+    ("17 delta, eps 0.1 k = 130,000", "ms = mechanisms(eps=['0.1'], k=130000)", "composed_delta(ms, eps_g=1)", "accepted, 4.5 GiB"),
+    ("17 delta, eps 0.1 k = 10^6", "ms = mechanisms(eps=['0.1'], k=10**6)", "composed_delta(ms, eps_g=1)", "refused after 31 s"),
+    ("17 delta, ten eps 0.10001.. x 80", "ms = mechanisms(eps=[f'0.{10000 + i}' for i in range(1, 11)], k=80)",
+     "composed_delta(ms, eps_g=1)", "153 s, 4.0 GiB"),
+    ("17 certify, k = 1e5 with delta 1e-9", "ms = mechanisms(eps=['0.1'], delta='1e-9', k=100000)",
+     "certify(ms, '800', '1e-6')", "260 s, 2.7 GiB"),
+    ("17 certify, 3,000 distinct exp_eps", "ms = mechanisms(exp_eps=[f'{1000 + i}/1000' for i in range(1, 3001)])",
+     "certify(ms, '1', '1e-6')", "106 s, no estimate"),
+]
+
+
+def run_edges(quick: bool) -> None:
+    rows = []
+    cases_ = EDGE_CASES[:7] if quick else EDGE_CASES
+    for label, setup, call, before in cases_:
+        spec = json.dumps({"setup": setup, "call": call})
+        try:
+            p = subprocess.run(["prlimit", f"--as={6 * 2**30}", sys.executable, "-c", EDGE_CHILD, spec],
+                               capture_output=True, text=True, timeout=900)
+            r = json.loads(p.stdout.strip().splitlines()[-1]) if p.returncode == 0 else {"ok": False, "error": p.stderr[-200:]}
+        except (subprocess.TimeoutExpired, OSError, ValueError, IndexError) as e:
+            r = {"ok": False, "error": repr(e)[:80]}
+        res = (f"{r.get('method', '')}: {r.get('value', '')}" if r.get("ok") else
+               f"{r.get('error')}" + (f" (estimate {fmt_est(r.get('estimate'))})" if r.get("estimate") else ""))
+        rows.append((label, before, res, r.get("s"), r.get("peak"), r.get("evals")))
+        print(f"{label:<44} {res[:70]:<70} {r.get('s', 0) or 0:8.2f} s {((r.get('peak') or 0) / 2**20):8.0f} MiB", flush=True)
+    md = ["## Engines at their edges and their costs (`benchmarks/bench_optcomp.py --edges`)", "",
+          f"Machine: {machine()}. One run each, in a child process: wall time of the call, peak memory above the "
+          "interpreter's (VmHWM), evaluations of S by the inverse. 'Before' is what issues 16 and 17 reported.", "",
+          "| case | before | now | time | peak memory | evaluations |", "|---|---|---|---|---|---|"]
+    for label, before, res, sec, peak, ev in rows:
+        md.append(f"| {label} | {before} | {res.replace('|', '/')} | {sec if sec is None else f'{sec:.2f} s'} | "
+                  f"{'' if peak is None else f'{peak / 2**20:.0f} MiB'} | {ev or ''} |")
+    md += ["", *estimate_table(quick)]
+    path = os.path.join(os.path.dirname(HERE), "docs", "benchmarks-engines.md")
+    with open(path, "w") as f:
+        f.write("\n".join(md) + "\n")
+    print(f"wrote {path}")
+
+
+def fmt_est(e) -> str:
+    if isinstance(e, dict) and "seconds" in e and "bytes" in e:
+        return f"{float(e['seconds']):.3g} s, {float(e['bytes']) / 2**30:.3g} GiB"
+    return str(e)[:60]
+
+
+def estimate_table(quick: bool) -> list:
+    """The cost model against measured peaks (the same child runs as tests/engines/test_costs.py, larger)."""
+    sys.path.insert(0, os.path.join(os.path.dirname(HERE), "tests", "engines"))
+    import test_costs  # noqa: E402
+
+    D = lambda n: [f"{100 + i}/100" for i in range(1, n + 1)]  # noqa: E731
+    cases_ = [
+        ("homogeneous", {"mech": {"eps": ["0.1"], "k": 60000}, "query": "delta", "eps_g": "1", "engine": "certified"}),
+        ("homogeneous", {"mech": {"exp_eps": ["11/10"], "k": 20000}, "query": "eps", "delta_g": "1e-6", "engine": "exact"}),
+        ("lattice", {"mech": {"eps": [f"0.{10000 + i}" for i in range(1, 11)], "k": 16}, "query": "delta", "eps_g": "1",
+                     "engine": "certified"}),
+        ("grouped", {"mech": {"exp_eps": ["11/10", "6/5", "13/10"], "k": 60}, "query": "delta", "t": "2", "engine": "exact"}),
+        ("brute", {"mech": {"exp_eps": D(18)}, "query": "delta", "t": "2", "engine": "exact"}),
+        ("mitm", {"mech": {"exp_eps": D(32)}, "query": "delta", "t": "2", "engine": "certified"}),
+        ("mitm", {"mech": {"exp_eps": D(28)}, "query": "eps", "delta_g": "1e-3", "engine": "exact"}),
+    ]
+    if quick:
+        cases_ = cases_[::3]
+    out = ["### The cost model against measured peaks", "",
+           "Estimate = build + evaluations budgeted (3 for delta_g, 12 for OptComp) of `exactdp.engines.costs`; "
+           "measured = peak resident memory of the call in a child process.", "",
+           "| kernel | case | measured peak | estimate | estimate / measured |", "|---|---|---|---|---|"]
+    for meth, spec in cases_:
+        r = test_costs._run(meth, spec)
+        m = spec["mech"]
+        desc = f"{spec['engine']} {spec['query']}, " + (f"{len(m.get('eps') or m.get('exp_eps'))} values" +
+                                                       (f" x {m['k']}" if "k" in m else ""))
+        out.append(f"| {meth} | {desc} | {r['peak'] / 2**20:.0f} MiB | {r['estimate'] / 2**20:.0f} MiB | "
+                   f"{r['estimate'] / max(r['peak'], 1):.2f} |")
+        print(f"estimate {meth:<12} {desc:<40} measured {r['peak'] / 2**20:8.0f} MiB estimate {r['estimate'] / 2**20:8.0f} MiB", flush=True)
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true", help="one repetition each")
     ap.add_argument("--no-peers", action="store_true", help="skip dp_accounting")
+    ap.add_argument("--edges", action="store_true", help="also the edge and cost cases (docs/benchmarks-engines.md)")
+    ap.add_argument("--only-edges", action="store_true", help="only the edge and cost cases")
     args = ap.parse_args()
+    if args.edges or args.only_edges:
+        run_edges(args.quick)
+        if args.only_edges:
+            return
     rep_fast = 1 if args.quick else 5
     rows = []
     values = {}

@@ -22,6 +22,7 @@ from typing import Optional, Union
 
 from .approx import delta_bounds, optcomp_bounds
 from .engines import composed_delta, optcomp
+from .engines.costs import cost_limits, current_limits
 from .errors import CostTooHigh, InvalidArgument, PrecisionError, Undecided
 from .events import Composition, as_composition
 from .links import implements
@@ -45,6 +46,9 @@ __all__ = ["certify", "Certificate", "Undecided", "CERTIFY_MAX_K"]
 #: computations (delta_g at the claimed eps, OptComp at the claimed delta).
 CERTIFY_MAX_K = 200_000
 _SECONDS_PER_MECHANISM = 5.5e-5
+#: Estimated seconds the refinement of the reported eps (the lattice sandwich, when the
+#: exact engines refuse) may take; the verdict itself gets the full limits.
+REPORT_SECONDS = 30.0
 
 Number = Union[Fraction, float]
 
@@ -55,7 +59,9 @@ class Certificate:
 
     ``delta`` encloses ``delta_g(claim_eps)`` and ``eps`` encloses
     ``OptComp(claim_delta)`` (infinite when no finite eps achieves it), rigorously;
-    ``holds`` is True iff ``delta_g(claim_eps) <= claim_delta``. ``delta_lower``,
+    ``holds`` is True iff ``delta_g(claim_eps) <= claim_delta``; ``decided_digits`` is the
+    number of significant digits of the enclosure that decided it (None when an exact
+    value did), the precision at which to print the margins. ``delta_lower``,
     ``delta_upper``, ``eps_lower``, ``eps_upper``, ``eps_exact``, ``eps_infinite``
     read the two enclosures.
 
@@ -74,6 +80,9 @@ class Certificate:
     method: str
     k: int
     digits: int
+    #: Significant digits of the enclosure that decided the verdict (None when an exact value
+    #: did); ``delta`` and ``eps`` are given to at least these digits, so print at them.
+    decided_digits: Optional[int] = None
 
     delta_lower = property(lambda self: self.delta.lower)
     delta_upper = property(lambda self: self.delta.upper)
@@ -180,7 +189,8 @@ def certify(
         InvalidArgument: bad mechanisms or claim (named, with the valid range).
         CostTooHigh: more than :data:`CERTIFY_MAX_K` mechanisms (with the
             estimate), or an explicit ``method`` over its size limit.
-        Undecided: the enclosure still straddled the claim at the bounds.
+        Undecided: the enclosure still straddled the claim at the bounds, or could not
+            be computed to the digits the decision needed (precision bound).
 
     Examples:
         >>> from exactdp import mechanisms
@@ -224,20 +234,33 @@ def certify(
         delta = Enclosure.point(1 - P)
         holds: bool = delta.upper <= D
         engine, meth, decided_by = "exact", "S(t) = 0", "exact value (claimed eps >= sum of eps_i)"
+        decided_digits: Optional[int] = None
     else:
-        holds, delta, engine, meth, decided_by = _decide_delta(ms, kw, D, method, digits, max_digits, max_degree)
+        holds, delta, engine, meth, decided_by, decided_digits = _decide_delta(ms, kw, D, method, digits, max_digits,
+                                                                               max_degree)
 
-    # the optimal eps at the claimed delta, for the report
+    # the optimal eps at the claimed delta, for the report, to the digits that decided the claim
     eexp = None
+    rep_digits = min(max(digits, decided_digits or 0), 1000)
     try:
-        o = optcomp(ms, D, engine="auto", method=method, digits=digits)
+        try:
+            o = optcomp(ms, D, engine="auto", method=method, digits=rep_digits)
+        except (CostTooHigh, PrecisionError):
+            if rep_digits == digits:
+                raise
+            o = optcomp(ms, D, engine="auto", method=method, digits=digits)
         eps, eexp = o.value, o.exp_exact
+    except PrecisionError:
+        # the verdict is decided; a report that cannot be refined is replaced by rigorous wide bounds
+        eps = _trivial_eps_bounds(ms, E, T, D, P, holds)
     except CostTooHigh:
         # the sandwich converges linearly in eps0: report to ~6 digits, within a bounded cost
+        # (the report is a side result: its refinement gets a fraction of the time limit)
         try:
-            eps = optcomp_bounds(ms, D, width=Fraction(1, 10 ** min(digits, 6)), max_degree=min(max_degree, 1_000_000),
-                                 digits=max(digits, 20)).value
-        except CostTooHigh:
+            with cost_limits(seconds=min(current_limits()[0], REPORT_SECONDS)):
+                eps = optcomp_bounds(ms, D, width=Fraction(1, 10 ** min(digits, 6)),
+                                     max_degree=min(max_degree, 1_000_000), digits=max(digits, 20)).value
+        except (CostTooHigh, PrecisionError):
             # wide but rigorous (the verdict above is already decided): OptComp(D) <= sum eps_i
             # when finite, > claim eps when the claim fails, <= claim eps when it holds
             eps = _trivial_eps_bounds(ms, E, T, D, P, holds)
@@ -247,7 +270,11 @@ def certify(
         raise PrecisionError("internal inconsistency: the claim holds but OptComp(claim_delta) exceeds claim_eps")
     if not holds and not eps.infinite and eps.upper < claim.lower:  # pragma: no cover
         raise PrecisionError("internal inconsistency: the claim fails but OptComp(claim_delta) is below claim_eps")
-    return Certificate(bool(holds), E, T, D, delta, eps, eexp, decided_by, engine, meth, k, digits)
+    # Theorem 1.5: delta_g(E) <= D iff OptComp(D) <= E, and delta_g(E) > D iff OptComp(D) > E;
+    # the decided verdict bounds the reported eps on the claim's side
+    if not eps.infinite and eps.exact is None:
+        eps = eps.clamp(hi=claim.upper) if holds else eps.clamp(lo=claim.lower)
+    return Certificate(bool(holds), E, T, D, delta, eps, eexp, decided_by, engine, meth, k, digits, decided_digits)
 
 
 def _trivial_eps_bounds(ms: Composition, E, T, D: Fraction, P: Fraction, holds: bool) -> Enclosure:
@@ -266,10 +293,14 @@ def _decide_delta(ms, kw, D, method, digits, max_digits, max_degree):
     """delta_g at the claimed eps against D: exact, or certified with refinement, else the sandwich."""
 
     holds: Optional[bool] = None
+    decided_digits: Optional[int] = None
     try:
         d = digits
         while True:
-            r = composed_delta(ms, **kw, engine="auto", method=method, digits=d)  # type: ignore[arg-type]
+            try:
+                r = composed_delta(ms, **kw, engine="auto", method=method, digits=d)  # type: ignore[arg-type]
+            except PrecisionError as e:
+                raise Undecided(f"claim undecided: delta_g at the claimed eps could not be enclosed to {d} digits ({e})") from None
             if r.upper <= D:
                 holds = True
             elif r.lower > D:
@@ -286,6 +317,7 @@ def _decide_delta(ms, kw, D, method, digits, max_digits, max_degree):
         delta = r.value
         engine, meth = r.engine, r.method
         decided_by = "exact value" if r.exact is not None else f"certified enclosure ({d} digits)"
+        decided_digits = None if r.exact is not None else d
     except CostTooHigh:
         def stop(lo, hi):
             return hi <= D or lo > D
@@ -304,4 +336,5 @@ def _decide_delta(ms, kw, D, method, digits, max_digits, max_degree):
         delta = b.value
         engine, meth = "certified", "lattice sandwich"
         decided_by = f"lattice sandwich (eps0 = {fraction_str(b.eps0)}, degree {b.degree})"  # type: ignore[arg-type]
-    return holds, delta, engine, meth, decided_by
+        decided_digits = max(digits, 20)
+    return holds, delta, engine, meth, decided_by, decided_digits

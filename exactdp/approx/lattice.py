@@ -17,13 +17,13 @@ from typing import Optional, Sequence
 
 from .._backend import workprec
 from ..engines.base import Target
-from ..engines.costs import MAX_EXPONENT, check_poly_cost
+from ..engines.costs import EVALS_OPTCOMP, MAX_EXPONENT, check_estimate, check_poly_cost, current_limits, lattice_build
 from ..engines.fields import Field
 from ..engines.inverse import Inverse, eps_at_W, invert_certified, invert_exact
 from ..engines.lattice import Lattice
 from ..errors import CostTooHigh, InvalidArgument, NotExact, PrecisionError
 from ..events import as_composition
-from ..numbers import Enclosure, ExpNum, RatExp, log_sign_of_product, parse_choice, parse_rational
+from ..numbers import Enclosure, ExpNum, RatExp, digits_to_bits, log_sign_of_product, parse_choice, parse_rational
 
 __all__ = [
     "LatticeProblem",
@@ -75,8 +75,29 @@ class LatticeProblem:
     def struct(self) -> Lattice:
         if self._struct is None:
             check_poly_cost(self.k, self.A, self._parameter, self._hint)
+            check_estimate(lattice_build(sorted(self._counts.items())), self._parameter,
+                           f"the lattice count polynomial (degree {self.A}, {self.k} mechanisms)", self._hint)
             self._struct = Lattice.from_groups(self.u, sorted(self._counts.items()))
         return self._struct
+
+    def engine_kind(self, exact_possible: bool, digits: int, evals: int) -> str:
+        """``"exact"`` when possible and within the cost limits, else ``"certified"`` (rigorous
+        either way: exact rationals of ``A log2 u`` bits can outgrow balls by far).
+
+        Raises:
+            CostTooHigh: neither fits (the estimate and the hint).
+        """
+        struct = self.struct
+        if exact_possible:
+            b, e = struct.estimate("exact", 0)
+            est = b.then(e, evals)
+            lim_s, lim_b = current_limits()
+            if est.seconds <= lim_s and est.bytes <= lim_b:
+                return "exact"
+        b, e = struct.estimate("arb", digits_to_bits(digits) + 32)
+        check_estimate(b.then(e, evals), self._parameter,
+                       f"the lattice problem (degree {self.A}, {self.k} mechanisms) in certified arithmetic", self._hint)
+        return "certified"
 
     def all_exact(self) -> bool:
         return self.uq is not None
@@ -138,7 +159,7 @@ def optcomp_lattice(prob: LatticeProblem, target: Target, digits: int) -> Invers
         return eps_at_W(prob.W_groups(), digits)
     if prob.A == 0:
         return Inverse(Enclosure.point(0), Fraction(1), None, True)
-    if prob.all_exact() and target.exact() is not None:
+    if prob.engine_kind(prob.all_exact() and target.exact() is not None, digits, EVALS_OPTCOMP) == "exact":
         return invert_exact(prob, target, digits)
     return invert_certified(prob, target, digits, None)
 

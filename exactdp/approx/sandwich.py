@@ -18,7 +18,16 @@ from typing import Optional
 
 from ..engines.api import check_digits
 from ..engines.base import Target
-from ..engines.costs import MAX_POLY_BITS, poly_cost
+from ..engines.costs import (
+    EVALS_DELTA,
+    EVALS_OPTCOMP,
+    MAX_POLY_BITS,
+    Estimate,
+    current_limits,
+    lattice_build,
+    lattice_eval,
+    poly_cost,
+)
 from ..engines.family import ENGINE_TIERS
 from ..engines.results import EnclosedResult
 from ..errors import CostTooHigh, InvalidArgument
@@ -92,6 +101,7 @@ def _sandwich_levels(ms, base: str, wd: Fraction, max_degree: int):
     """
     n = _start_lattice(ms, base, wd)
     levels = 0
+    spent = 0.0  # estimated seconds of the levels run so far
     while True:
         u, e0, ub = _lattice_at(ms, base, n)
         if _sandwich_level_too_big(ms, u, max_degree, levels):
@@ -105,9 +115,33 @@ def _sandwich_levels(ms, base: str, wd: Fraction, max_degree: int):
                 raise CostTooHigh("width", f"the first lattice already has degree {sum(a_hi)} > max_degree={max_degree}",
                                   estimate=sum(a_hi), limit=max_degree, alternative="a larger max_degree")
             return
+        # each level builds two count polynomials; refinement stops (best bounds so far,
+        # width_reached False) before the levels together would pass the limits in force
+        est = _level_estimate(ms, lo_of, hi_of)
+        sec_lim, mem_lim = current_limits()
+        if levels and (spent + est.seconds > sec_lim or est.bytes > mem_lim):
+            return
+        spent += est.seconds
         levels += 1
         yield u, e0, ub, a_lo, a_hi
         n += 1
+
+
+def _level_estimate(ms, lo_of: dict, hi_of: dict) -> Estimate:
+    """Estimated time (both polynomials) and peak memory (the larger) of one sandwich level."""
+    def groups(of: dict) -> list[tuple[int, int]]:
+        c: dict = {}
+        for m, n in ms.groups():
+            c[of[m.w]] = c.get(of[m.w], 0) + n
+        return sorted(c.items())
+
+    out = []
+    for of in (lo_of, hi_of):
+        g = groups(of)
+        A = sum(a * n for a, n in g)
+        kp = sum(n for a, n in g if a > 0)
+        out.append(lattice_build(g).then(lattice_eval(A, kp, "arb", 128), EVALS_OPTCOMP))
+    return Estimate(out[0].seconds + out[1].seconds, max(out[0].bytes, out[1].bytes))
 
 
 def _sandwich_level_too_big(ms, u, max_degree: int, levels: int) -> bool:
@@ -116,11 +150,12 @@ def _sandwich_level_too_big(ms, u, max_degree: int, levels: int) -> bool:
     Raises:
         CostTooHigh: already the first lattice is too big (``levels == 0``).
     """
-    A_est = math.fsum(n * max(m.w.flog(), 0.0) for m, n in ms.groups()) / u.flog()
+    lu = u.flog()
+    A_est = math.fsum(n * max(m.w.flog(), 0.0) for m, n in ms.groups()) / lu if lu > 0 else math.inf
     if A_est <= 2 * max_degree + ms.k and ms.k * A_est <= MAX_POLY_BITS:
         return False
     if levels == 0:
-        mem, sec = poly_cost(ms.k, int(A_est))
+        mem, sec = poly_cost(ms.k, int(A_est)) if math.isfinite(A_est) else (math.inf, math.inf)
         raise CostTooHigh(
             "width",
             f"the first lattice already has degree about {A_est:.3g} (max_degree={max_degree}, k*A limit "
@@ -185,9 +220,14 @@ def optcomp_bounds(
     levels = 0
     last = (None, None, 0)
     for u, e0, ub, a_lo, a_hi in _sandwich_levels(ms, base, wd, max_degree):
+        try:
+            r_lo = optcomp_lattice(LatticeProblem(u, a_lo, parameter="width"), tau, digits)
+            r_hi = r_lo if a_hi == a_lo else optcomp_lattice(LatticeProblem(u, a_hi, parameter="width"), tau, digits)
+        except CostTooHigh:
+            if not levels:
+                raise
+            break  # a finer level over the limits: the best bounds so far
         levels += 1
-        r_lo = optcomp_lattice(LatticeProblem(u, a_lo, parameter="width"), tau, digits)
-        r_hi = r_lo if a_hi == a_lo else optcomp_lattice(LatticeProblem(u, a_hi, parameter="width"), tau, digits)
         if levels == 1 or r_lo.value.lower > lo_best:  # type: ignore[operator]
             lo_best, ex_lo = r_lo.value.lower, r_lo.exp_exact
         if levels == 1 or r_hi.value.upper < hi_best:  # type: ignore[operator]
@@ -200,7 +240,7 @@ def optcomp_bounds(
 
 def _delta_lattice(lat: LatticeProblem, t_num: ExpNum, digits: int) -> Enclosure:
     """Enclosure of delta_g at ``t = e^{eps_g}`` for ``w_i' = u^{a_i}`` (Theorem 1.5, by the engines)."""
-    engine = "exact" if (lat.uq is not None and t_num.exact() is not None) else "certified"
+    engine = lat.engine_kind(lat.uq is not None and t_num.exact() is not None, digits, EVALS_DELTA)
     return ENGINE_TIERS[engine].delta(lat, t_num, digits=digits).value
 
 
@@ -254,9 +294,14 @@ def delta_bounds(
     levels = 0
     last = (None, None, 0)
     for u, e0, ub, a_lo, a_hi in _sandwich_levels(ms, base, wd, max_degree):
+        try:
+            lo = _delta_lattice(LatticeProblem(u, a_lo, P=P, parameter="width"), t_num, digits).lower
+            hi = _delta_lattice(LatticeProblem(u, a_hi, P=P, parameter="width"), t_num, digits).upper
+        except CostTooHigh:
+            if not levels:
+                raise
+            break  # a finer level over the limits: the best bounds so far
         levels += 1
-        lo = _delta_lattice(LatticeProblem(u, a_lo, P=P, parameter="width"), t_num, digits).lower
-        hi = _delta_lattice(LatticeProblem(u, a_hi, P=P, parameter="width"), t_num, digits).upper
         lo_best, hi_best = max(lo_best, lo), min(hi_best, hi)
         last = (e0, ub, sum(a_hi))
         if hi_best - lo_best <= wd or (stop is not None and stop(lo_best, hi_best)):

@@ -187,26 +187,34 @@ def theorem17(
         e0: Optional[Fraction] = et / k  # type: ignore[operator]
         u: ExpNum = RatExp.from_eps(e0)  # type: ignore[arg-type]
         ub = None
-        half_eta_scale: ExpNum = RatExp.from_eps(-et / 2)  # type: ignore[operator]
     else:
         ub = check_base(exp_base)
         et, e0 = None, None
         u = RatExp.from_exp(ub)
-        half_eta_scale = RatExp.from_exp(1 / ub ** (k // 2)) if k % 2 == 0 else Root(1 / ub**k, 2)
     rounding = "up" if variant == "up" else "down"
     pname = "eta" if eta is not None else "exp_base"
     total = math.fsum(n * max(w.flog(), 0.0) for w, n in ws)
+    kn = sum(n for w, n in ws if not w.is_one())  # mechanisms with eps > 0
 
     def hint() -> str:
-        # the least eta (k ln u) that meets both limits
-        need = max(k * total / MAX_DEGREE, k * k * total / MAX_POLY_BITS)
+        if not math.isfinite(total):
+            return "no lattice fits: sum eps_i is beyond the floating-point range; use smaller eps"
+        # rounded up, every mechanism with eps > 0 keeps at least one lattice step: A >= kn
+        floor_A = kn if rounding == "up" else 0
+        if floor_A > MAX_DEGREE or k * floor_A > MAX_POLY_BITS:
+            return (f"no eta fits: with the eps_i rounded up, A >= {floor_A} and k * A >= {k * floor_A:.3g} > "
+                    f"{MAX_POLY_BITS:.3g} whatever the lattice; use fewer mechanisms (k <= {math.isqrt(MAX_POLY_BITS)}) "
+                    "or variant='completion'")
+        # the least eta (k ln u) that meets both limits: A <= k total / eta + floor_A
+        need = max(k * total / max(MAX_DEGREE - floor_A, 1), k * k * total / max(MAX_POLY_BITS - k * floor_A, 1))
         if eta is not None:
             return f"use eta >= {need:.3g}"
         x = need / k  # ln u
         return f"use exp_base >= 1 + {math.expm1(x):.3g}" if x < 1 else f"use exp_base >= e^{x:.3g}"
 
-    A_est = total / u.flog()
-    if A_est > 2 * MAX_DEGREE or k * A_est > 2 * MAX_POLY_BITS:  # before any exact work (k more at most)
+    lu = u.flog()
+    A_est = total / lu if lu > 0 else math.inf  # eta = 1e-400 underflows ln u to 0
+    if not (A_est <= 2 * MAX_DEGREE and k * A_est <= 2 * MAX_POLY_BITS):  # before any exact work (k more at most)
         check_poly_cost(k, A_est, pname, hint())
     expo = {w: exponent(w, u, rounding) for w, _ in ws}
     a = [expo[m.w] for m in comp]
@@ -224,7 +232,12 @@ def theorem17(
                 f"{max_proof_seconds:.0f} s); " + alt,
                 estimate={"cells": cells, "seconds": sec}, limit={"seconds": max_proof_seconds}, alternative=alt,
             )
-    tau = Target(comp.delta_product, dg, half_eta_scale if variant == "completion" else None)
+    half_eta_scale: Optional[ExpNum] = None
+    if variant == "completion":
+        # e^{-eta/2}: exact for a rational exp_base (u^{-k/2}), built only now that the lattice fits
+        half_eta_scale = (RatExp.from_eps(-et / 2) if et is not None  # type: ignore[operator]
+                          else RatExp.from_exp(1 / ub ** (k // 2)) if k % 2 == 0 else Root(1 / ub**k, 2))  # type: ignore[operator]
+    tau = Target(comp.delta_product, dg, half_eta_scale)
     stats: dict = {}
     res = optcomp_lattice(lat, tau, digits + 2) if form == "fast" else optcomp_proof(lat, tau, digits + 2, stats=stats)
     if res.value.infinite:

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from typing import Iterable, Optional
 
-from ..errors import InvalidArgument
+from ..errors import CostTooHigh, InvalidArgument
 from ..events import Mechanism, as_composition
 from ..links import implements
 from ..numbers import MAXPREC, ExpNum, RatExp, parse_choice, parse_delta, parse_eps, parse_exp_eps, parse_int
 from .base import Prepared
+from .costs import EVALS_OPTCOMP
 from .family import ENGINE_TIERS, Engine
 from .results import DeltaResult, EpsResult
 
@@ -53,13 +54,23 @@ def eps_g_number(eps_g: object, exp_eps_g: object) -> ExpNum:
     return RatExp.from_exp(parse_exp_eps(exp_eps_g, "exp_eps_g"))
 
 
-def resolve_engine(engine: str, prep: Prepared, t_num: Optional[ExpNum] = None) -> Engine:
+def resolve_engine(engine: str, prep: Prepared, t_num: Optional[ExpNum] = None, *, evals: Optional[int] = None,
+                   digits: int = 30) -> Engine:
     """The engine named ``engine``; ``"auto"``: exact when every ``e^eps_i`` (and ``t``, when
-    given) is rational, else certified. Guarantee: exact. Raises: InvalidArgument."""
+    given) is rational and (given ``evals``, the evaluations of S the question needs) the
+    exact engine's cost estimate is within the limits; else certified.
+    Guarantee: exact. Raises: InvalidArgument."""
     parse_choice(engine, "engine", ENGINES)
     if engine == "auto":
         exact = prep.all_exact() and (t_num is None or t_num.exact() is not None)
         engine = "exact" if exact else "certified"
+        if exact and evals is not None:
+            # exact rationals can outgrow balls by far (k = 10^5 rational e^eps): when the
+            # exact engine's estimate is over the limits, auto answers with certified balls
+            try:
+                ENGINE_TIERS["exact"].check_cost(prep, digits, None, evals)
+            except CostTooHigh:
+                engine = "certified"
     return ENGINE_TIERS[engine]
 
 
@@ -120,7 +131,7 @@ def composed_delta(
     prec = check_prec(prec)
     t_num = eps_g_number(eps_g, exp_eps_g)
     prep = Prepared(as_composition(mechanisms), method)
-    return resolve_engine(engine, prep, t_num).delta(prep, t_num, digits=digits, prec=prec)
+    return resolve_engine(engine, prep, t_num, evals=1, digits=digits).delta(prep, t_num, digits=digits, prec=prec)
 
 
 @implements("Murtagh-Vadhan Theorem 1.5", "Murtagh-Vadhan Theorem 3.4", "Kairouz-Oh-Viswanath Theorem 3.3")
@@ -164,4 +175,4 @@ def optcomp(
     prec = check_prec(prec)
     dg = parse_delta(delta_g, "delta_g")
     prep = Prepared(as_composition(mechanisms), method)
-    return resolve_engine(engine, prep).epsilon(prep, dg, digits=digits, prec=prec)
+    return resolve_engine(engine, prep, evals=EVALS_OPTCOMP, digits=digits).epsilon(prep, dg, digits=digits, prec=prec)

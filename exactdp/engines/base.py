@@ -22,7 +22,6 @@ from ..errors import PrecisionError
 from ..events import Composition
 from ..numbers import ExpNum, RatExp, log_sign_of_product
 from .choose import choose_structure
-from .costs import MAX_MITM_K
 from .fields import ExactField, Field
 from .structure import Structure
 
@@ -58,8 +57,7 @@ class Prepared:
         self.groups = merge_by_w(comp)
         self.P = comp.delta_product
         if struct is None:
-            ws = [m.w for m in comp] if comp.k <= MAX_MITM_K else None
-            struct = choose_structure(ws, method, groups=self.groups)
+            struct = choose_structure(None, method, groups=self.groups)
         self.struct = struct
         self._Z: dict = {}
         self.ln_W = math.fsum(n * w.flog() for w, n in self.groups)

@@ -15,20 +15,25 @@ from typing import Callable, Optional, Sequence, Union
 from ..errors import CostTooHigh, InvalidArgument
 from ..numbers import ExpNum, RatExp, Root
 from .costs import (
-    MAX_AUTO_COST,
+    EVALS_DELTA,
     MAX_BRUTE_K,
     MAX_LATTICE_A,
-    MAX_LATTICE_BITS,
-    MAX_MITM_K,
+    Estimate,
+    check_estimate,
+    current_limits,
     fmt,
-    lattice_refusal,
+    fmt_bytes,
+    grouped_cost,
+    lattice_build,
+    lattice_eval,
+    mitm_cost,
 )
 from .grouped import Grouped
 from .lattice import Lattice
-from .mitm import MITM
+from .mitm import MITM, half_classes, split_groups
 from .structure import Structure
 
-__all__ = ["METHODS", "choose_structure", "detect_lattice", "detect_lattice_groups", "groups_of"]
+__all__ = ["METHODS", "choose_structure", "detect_lattice", "detect_lattice_groups", "groups_of", "estimate_method"]
 
 METHODS = ("auto", "homogeneous", "lattice", "grouped", "mitm", "brute")
 
@@ -118,20 +123,66 @@ def groups_of(ws: Sequence[ExpNum]) -> list[tuple[ExpNum, int]]:
     return list(out.items())
 
 
+def _value_bits(v: ExpNum) -> float:
+    """Bits of an exact value (numerator and denominator), 64 for an irrational one."""
+    q = v.exact()
+    return float(q.numerator.bit_length() + q.denominator.bit_length()) if q is not None else 64.0
+
+
+def estimate_method(method: str, groups: Groups, lat=None, *, kind: str = "arb", prec: int = 128):
+    """``(build, one evaluation)`` :class:`~exactdp.engines.costs.Estimate` of a kernel before it
+    is built, or None when the method does not apply. Guarantee: approximate (upper estimates).
+    Raises: nothing."""
+    k = sum(n for _, n in groups)
+    if method in ("homogeneous", "lattice"):
+        if method == "homogeneous":
+            if len(groups) != 1:
+                return None
+            ga = [(1, k)]
+            ub = _value_bits(groups[0][0])
+        else:
+            if lat is None:
+                return None
+            u, a = lat
+            ga = _merge(a, groups)
+            ub = _value_bits(u)
+        A = sum(x * n for x, n in ga)
+        kp = sum(n for x, n in ga if x > 0)
+        return lattice_build(ga), lattice_eval(A, kp, kind, prec, ub)
+    if method == "grouped":
+        return grouped_cost([(_value_bits(v), n) for v, n in groups], kind, prec)
+    if method == "brute":
+        return grouped_cost([(_value_bits(v), 1) for v, n in groups for _ in range(n)], kind, prec)
+    if method == "mitm":
+        left, right = split_groups(groups)
+        wb = sum(_value_bits(v) * n for v, n in groups) / 2
+        cb = 0.73 * max(sum(n for _, n in left if n > 1), sum(n for _, n in right if n > 1))
+        return mitm_cost(half_classes(left), half_classes(right), len(groups), kind, prec, wb, cb)
+    return None
+
+
+def _total(build: Estimate, ev: Estimate, evals: int) -> Estimate:
+    return build.then(ev, evals)
+
+
 def choose_structure(ws: Union[Sequence[ExpNum], None] = None, method: str = "auto", *,
                      groups: Optional[Groups] = None) -> Structure:
-    """Build the S(t) kernel (``ws``: every ``e^eps_i``, in order, or ``groups``: distinct
-    values with counts, for compositions too large to list) with ``method``, or the
-    cheapest applicable one for ``"auto"``.
+    """Build the S(t) kernel (``ws``: every ``e^eps_i``, or ``groups``: distinct values with
+    counts, for compositions too large to list) with ``method``, or the cheapest
+    applicable one for ``"auto"``.
+
+    Every kernel's time and memory are estimated before it is built
+    (:mod:`~exactdp.engines.costs`): an explicit ``method`` over the limits is refused,
+    and ``auto`` takes the fastest estimate among the kernels within them.
 
     Guarantee: exact (the kernel's coefficients are exact integers or exp-space
-    numbers; ``auto`` picks by a cost estimate and records the choice in ``.method``).
+    numbers; ``auto`` picks by the estimates and records the choice in ``.method``).
 
     Raises:
         InvalidArgument: an unknown method, or one that does not apply (e.g.
             ``homogeneous`` for unequal eps, ``lattice`` for incommensurable eps).
-        CostTooHigh: the request would explode (brute force over 2^60 subsets),
-            with the estimate and the faster option to use.
+        CostTooHigh: the request would take too long or too much memory, with the
+            estimate (seconds, bytes) and the faster option to use.
     """
     if method not in METHODS:
         raise InvalidArgument("method", "one of " + ", ".join(METHODS), method)
@@ -139,48 +190,46 @@ def choose_structure(ws: Union[Sequence[ExpNum], None] = None, method: str = "au
         groups = groups_of(ws or [])
     groups = [(v, int(n)) for v, n in groups]
     k = sum(n for _, n in groups)
-    # brute force and meet-in-the-middle take the mechanisms in the order given (the
-    # halves of mitm are its first and second half); from groups, in group order
-    ordered = list(ws) if ws is not None else None
-
-    def _expand(gs: Groups) -> list[ExpNum]:
-        return ordered if ordered is not None else [v for v, n in gs for _ in range(n)]
+    approx_alt = "the approximation of Theorem 1.7 (exactdp approx) or the lattice sandwich (exactdp.approx.optcomp_bounds)"
 
     if method == "homogeneous":
         if len(groups) != 1:
             raise InvalidArgument("method", "'homogeneous' only when every eps_i is equal", f"{len(groups)} distinct eps values")
-        why = lattice_refusal(k, k)
-        if why:
-            raise CostTooHigh("method", why + "; no exact kernel is cheaper for equal mechanisms: use fewer mechanisms",
-                              estimate=f"{k + 1} coefficients of up to {k} bits", limit=f"{MAX_LATTICE_BITS} bits",
-                              alternative="fewer mechanisms")
+        b, e = estimate_method("homogeneous", groups)  # type: ignore[misc]
+        check_estimate(_total(b, e, EVALS_DELTA), "method",
+                       f"the homogeneous count polynomial of {k} mechanisms ({k + 1} binomials of up to {k} bits)",
+                       "fewer mechanisms, or " + approx_alt)
         return Lattice.from_groups(groups[0][0], [(1, k)], "homogeneous")
     if method == "brute":
         if k > MAX_BRUTE_K:
-            alt = (f"method='mitm' (about {fmt(2.0 ** (k / 2) * k)} operations) or 'auto'" if k <= MAX_MITM_K
+            bm, em = estimate_method("mitm", groups)  # type: ignore[misc]
+            tm = _total(bm, em, EVALS_DELTA)
+            sec_lim, mem_lim = current_limits()
+            alt = (f"method='mitm' ({tm.text()}) or 'auto'; for compositions too large for every exact method, "
+                   "the approximation (exactdp approx)" if tm.seconds <= sec_lim and tm.bytes <= mem_lim
                    else "method='auto' (lattice or homogeneous for rational eps) or the approximation (exactdp approx)")
             raise CostTooHigh(
                 "method",
                 f"brute force over 2^{k} = {fmt(2.0 ** k)} subsets is refused (limit k <= {MAX_BRUTE_K}); use " + alt,
                 estimate=f"2^{k} subsets", limit=f"k <= {MAX_BRUTE_K}", alternative=alt,
             )
-        return Grouped([(x, 1) for x in _expand(groups)], "brute")
+        b, e = estimate_method("brute", groups)  # type: ignore[misc]
+        check_estimate(_total(b, e, EVALS_DELTA), "method", f"brute force over 2^{k} subsets", "method='auto'")
+        return Grouped([(v, 1) for v, n in groups for _ in range(n)], "brute")
     if method == "mitm":
-        if k > MAX_MITM_K:
-            alt = "the lattice method (rational eps) or the approximation (exactdp approx)"
-            raise CostTooHigh(
-                "method",
-                f"meet-in-the-middle with k = {k} needs 2^{(k + 1) // 2} = {fmt(2.0 ** ((k + 1) // 2))} subset products per half "
-                f"(limit k <= {MAX_MITM_K}); use " + alt,
-                estimate=f"2^{(k + 1) // 2} subset products per half", limit=f"k <= {MAX_MITM_K}", alternative=alt,
-            )
-        return MITM(_expand(groups))
+        b, e = estimate_method("mitm", groups)  # type: ignore[misc]
+        left, right = split_groups(groups)
+        check_estimate(_total(b, e, EVALS_DELTA), "method",
+                       f"meet in the middle over {fmt(half_classes(left))} + {fmt(half_classes(right))} classes",
+                       "method='auto', or " + approx_alt)
+        return MITM(groups)
     if method == "grouped":
-        g = Grouped(groups)
-        if g.cost() > MAX_AUTO_COST:
-            raise CostTooHigh("method", f"grouped sum over {fmt(g.cost())} classes is refused; use method='auto'",
-                              estimate=g.cost(), limit=MAX_AUTO_COST, alternative="method='auto'")
-        return g
+        b, e = estimate_method("grouped", groups)  # type: ignore[misc]
+        C = 1.0
+        for _, n in groups:
+            C *= n + 1
+        check_estimate(_total(b, e, EVALS_DELTA), "method", f"the grouped sum over {fmt(C)} classes", "method='auto'")
+        return Grouped(groups)
     lat = detect_lattice_groups([v for v, _ in groups])
     if method == "lattice":
         if lat is None:
@@ -188,60 +237,61 @@ def choose_structure(ws: Union[Sequence[ExpNum], None] = None, method: str = "au
                                   "incommensurable eps values")
         u, a = lat
         A = sum(ai * n for ai, (_, n) in zip(a, groups))
-        nonzero = sum(n for ai, (_, n) in zip(a, groups) if ai)
         if A > MAX_LATTICE_A:
             alt = "method='mitm' or exactdp approx"
             raise CostTooHigh("method", f"the lattice polynomial would have degree {A} (limit {MAX_LATTICE_A}); use {alt}",
                               estimate=A, limit=MAX_LATTICE_A, alternative=alt)
-        why = lattice_refusal(A, nonzero)
-        if why:
-            alt = "method='mitm' (k <= 50) or exactdp approx"
-            raise CostTooHigh("method", why + "; use " + alt, estimate=f"{A + 1} coefficients of up to {nonzero} bits",
-                              limit=f"{MAX_LATTICE_BITS} bits", alternative=alt)
+        b, e = estimate_method("lattice", groups, lat)  # type: ignore[misc]
+        nonzero = sum(n for ai, (_, n) in zip(a, groups) if ai)
+        check_estimate(_total(b, e, EVALS_DELTA), "method",
+                       f"the lattice count polynomial ({A + 1} coefficients of up to {nonzero} bits)",
+                       "method='mitm', or " + approx_alt)
         return Lattice.from_groups(u, _merge(a, groups))
-    # auto: cheapest applicable
-    cands: list[tuple[float, Callable[[], Structure]]] = []
-    refusals: list[str] = []
+    # auto: the fastest estimate within the limits, in the arithmetic auto will use: exact
+    # rationals when every value is rational and some kernel fits so, else balls (the
+    # engines fall back the same way)
+    all_rational = all(v.exact() is not None for v, _ in groups)
+    sec_lim, mem_lim = current_limits()
+    makers: list[tuple[str, Callable[[], Structure]]] = []
     if len(groups) == 1:
-        why = lattice_refusal(k, k)
-        if why is None:
-            v0 = groups[0][0]
-            cands.append((float(k + 1), lambda: Lattice.from_groups(v0, [(1, k)], "homogeneous")))
-        else:
-            refusals.append(why)
+        v0 = groups[0][0]
+        makers.append(("homogeneous", lambda: Lattice.from_groups(v0, [(1, k)], "homogeneous")))
     if lat is not None:
         u, a = lat
-        A = sum(ai * n for ai, (_, n) in zip(a, groups))
-        nonzero = sum(n for ai, (_, n) in zip(a, groups) if ai)
-        why = lattice_refusal(A, nonzero)
-        if A <= MAX_LATTICE_A and why is None:
-            cands.append((3.0 * (A + 1), lambda: Lattice.from_groups(u, _merge(a, groups))))
-        elif why:
-            refusals.append(why)
-    gcost = 1.0
-    for _, nj in groups:
-        gcost *= nj + 1
-    gcost *= len(groups) * 8  # Python-level loop per class
+        if sum(ai * n for ai, (_, n) in zip(a, groups)) <= MAX_LATTICE_A:
+            makers.append(("lattice", lambda: Lattice.from_groups(u, _merge(a, groups))))
     if len(groups) < k:
-        if gcost / (len(groups) * 8) * k <= MAX_LATTICE_BITS:  # classes x counts of up to k bits
-            cands.append((gcost, lambda: Grouped(groups)))
-    else:
-        cands.append((gcost, lambda: Grouped([(x, 1) for x in _expand(groups)], "brute")))
-    if k <= MAX_MITM_K:
-        cands.append((8.0 * (2.0 ** (k // 2) + 2.0 ** (k - k // 2)) * max(1, k) / 4, lambda: MITM(_expand(groups))))
-    cost, make = min(cands, key=lambda c: c[0]) if cands else (math.inf, None)
-    if cost > MAX_AUTO_COST or make is None:
-        alt = ("give rational eps on a coarser lattice, use fewer mechanisms, "
-               "or use the approximation of Theorem 1.7 (exactdp approx)")
+        makers.append(("grouped", lambda: Grouped(groups)))
+    elif k <= 60:
+        makers.append(("brute", lambda: Grouped([(v, 1) for v, n in groups for _ in range(n)], "brute")))
+    makers.append(("mitm", lambda: MITM(groups)))
+    cands: list[tuple[float, str, Estimate, Callable[[], Structure]]] = []
+    seen: list[tuple[str, Estimate]] = []
+    for kind in (("exact", "arb") if all_rational else ("arb",)):
+        for name, make in makers:
+            est = estimate_method(name, groups, lat, kind=kind)
+            if est is None:
+                continue
+            tot = _total(est[0], est[1], EVALS_DELTA)
+            seen.append((name, tot))
+            if tot.bytes <= mem_lim and tot.seconds <= sec_lim:
+                # rank by a few evaluations: the build is paid once, OptComp evaluates several times
+                cands.append((_total(est[0], est[1], 4).seconds, name, tot, make))
+        if cands:
+            break
+    if not cands:
+        best = min(seen, key=lambda c: max(c[1].seconds / sec_lim, c[1].bytes / mem_lim)) if seen else None
+        alt = "give rational eps on a coarser lattice, use fewer mechanisms, or " + approx_alt
+        what = (f"exact optimal composition of these {k} mechanisms (#P-hard in general, Murtagh-Vadhan Thm 1.6); "
+                f"the cheapest exact kernel ({best[0]}) is estimated at {best[1].text()}" if best else
+                f"no exact kernel fits for these {k} mechanisms")
         raise CostTooHigh(
             "mechanisms",
-            (f"exact optimal composition of these {k} mechanisms costs about {fmt(cost)} operations "
-             f"(#P-hard in general, Murtagh-Vadhan Thm 1.6)" if cands else
-             f"no exact kernel fits for these {k} mechanisms") + "".join(f"; {w}" for w in dict.fromkeys(refusals))
-            + "; " + alt,
-            estimate=f"about {fmt(cost)} operations" if cands else None, limit=MAX_AUTO_COST, alternative=alt,
+            f"{what}, over the limits ({fmt(sec_lim)} s, {fmt_bytes(mem_lim)}); {alt} (or lift the limits: "
+            "exactdp.engines.costs.cost_limits, EXACTDP_MAX_SECONDS / EXACTDP_MAX_MEMORY)",
+            estimate=best[1].as_dict() if best else None, limit={"seconds": sec_lim, "bytes": mem_lim}, alternative=alt,
         )
-    return make()
+    return min(cands, key=lambda c: c[0])[3]()
 
 
 def _merge(a: Sequence[int], groups: Groups) -> list[tuple[int, int]]:

@@ -4,13 +4,33 @@ Every refusal of an exact computation (:class:`~exactdp.errors.CostTooHigh`) is
 decided here or from these constants, before any work, with the estimate, the
 limit and the faster option as fields. The estimates were measured on the
 project's 2-core machine (``benchmarks/``); see ``docs/engines.md``.
+
+**Time and memory.** Each kernel has an estimate of the time and the peak memory
+(bytes above the interpreter's own) of building it and of one evaluation of
+``S(t)`` in a given arithmetic (:class:`Estimate`); the engines refuse a request
+whose estimate exceeds the limits: :data:`DEFAULT_MAX_SECONDS` (a few minutes) and
+:data:`DEFAULT_MAX_BYTES` (2 GiB). The estimates are upper estimates: a test runs
+several sizes of each kernel in a child process and checks that the estimate bounds
+the measured peak memory (``tests/engines/test_costs.py``).
+
+**The knob.** The limits are lifted (or lowered) explicitly, for a block of code with
+:func:`cost_limits`, or for a process with the environment variables
+``EXACTDP_MAX_SECONDS`` and ``EXACTDP_MAX_MEMORY`` (bytes; suffixes ``K``, ``M``,
+``G`` allowed)::
+
+    with cost_limits(seconds=3600, memory="8G"):
+        composed_delta(...)
 """
 
 from __future__ import annotations
 
-from typing import Optional
+import math
+import os
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Iterator, Optional, Sequence, Union
 
-from ..errors import CostTooHigh
+from ..errors import CostTooHigh, InvalidArgument
 
 __all__ = [
     "MAX_BRUTE_K",
@@ -23,11 +43,25 @@ __all__ = [
     "MAX_POLY_BITS",
     "MAX_PROOF_SECONDS",
     "MAX_EXPONENT",
+    "DEFAULT_MAX_SECONDS",
+    "DEFAULT_MAX_BYTES",
+    "Estimate",
+    "cost_limits",
+    "current_limits",
+    "check_estimate",
+    "lattice_build",
+    "lattice_eval",
+    "grouped_cost",
+    "mitm_cost",
+    "elem_bytes",
+    "EVALS_DELTA",
+    "EVALS_OPTCOMP",
     "lattice_bits",
     "lattice_refusal",
     "poly_cost",
     "check_poly_cost",
     "fmt",
+    "fmt_bytes",
 ]
 
 #: Explicit requests above these sizes are refused (CostTooHigh) with the estimate.
@@ -59,10 +93,254 @@ PROOF_SECONDS_PER_CELL = 5e-8  # measured: 14.6 min / 1.72e10 cells at k = 1000 
 #: itself would explode: it compares u^{a_i} with w_i).
 MAX_EXPONENT = 2**62
 
+# --------------------------------------------------------------------------
+# limits and the knob
+
+#: Requests estimated to take longer than this (seconds) are refused unless lifted.
+DEFAULT_MAX_SECONDS = 180.0
+#: Requests estimated to need more peak memory than this (bytes) are refused unless lifted.
+DEFAULT_MAX_BYTES = float(2 * 2**30)
+
+#: Evaluations of S(t) budgeted for one delta_g (precision steps) and one OptComp
+#: (locate, Newton, certificate, precision steps): measured 1-2 and 2-13 (tests/engines/test_edges.py).
+EVALS_DELTA = 3
+EVALS_OPTCOMP = 16
+
+
+def _parse_bytes(text: Union[str, float, int], name: str) -> float:
+    if isinstance(text, (int, float)) and not isinstance(text, bool):
+        v = float(text)
+    else:
+        s = str(text).strip().upper().rstrip("B").rstrip("I")
+        mult = {"K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}.get(s[-1:], 1)
+        try:
+            v = float(s[:-1] if mult != 1 else s) * mult
+        except ValueError:
+            raise InvalidArgument(name, "a number of bytes (suffixes K, M, G allowed)", text) from None
+    if not (v > 0) or math.isnan(v):
+        raise InvalidArgument(name, "a positive number of bytes", text)
+    return v
+
+
+def _parse_seconds(text: Union[str, float, int], name: str) -> float:
+    try:
+        v = float(text)
+    except (TypeError, ValueError):
+        raise InvalidArgument(name, "a positive number of seconds", text) from None
+    if not (v > 0) or math.isnan(v):
+        raise InvalidArgument(name, "a positive number of seconds", text)
+    return v
+
+
+_LIMITS: dict = {}
+
+
+def current_limits() -> tuple[float, float]:
+    """``(seconds, bytes)``: the limits in force (see the module docstring).
+
+    Guarantee: exact. Raises: InvalidArgument for a malformed environment variable.
+    """
+    sec = _LIMITS.get("seconds")
+    mem = _LIMITS.get("bytes")
+    if sec is None:
+        env = os.environ.get("EXACTDP_MAX_SECONDS")
+        sec = _parse_seconds(env, "EXACTDP_MAX_SECONDS") if env else DEFAULT_MAX_SECONDS
+    if mem is None:
+        env = os.environ.get("EXACTDP_MAX_MEMORY")
+        mem = _parse_bytes(env, "EXACTDP_MAX_MEMORY") if env else DEFAULT_MAX_BYTES
+    return sec, mem
+
+
+@contextmanager
+def cost_limits(*, seconds: Union[float, str, None] = None, memory: Union[float, str, None] = None) -> Iterator[None]:
+    """Run a block with other cost limits (``math.inf`` lifts one entirely).
+
+    Guarantee: exact (restores the previous limits on exit). Raises: InvalidArgument
+    for a limit that is not a positive number.
+
+    Examples:
+        >>> with cost_limits(seconds=3600, memory="8G"):
+        ...     current_limits()
+        (3600.0, 8589934592.0)
+    """
+    old = dict(_LIMITS)
+    if seconds is not None:
+        _LIMITS["seconds"] = _parse_seconds(seconds, "seconds")
+    if memory is not None:
+        _LIMITS["bytes"] = _parse_bytes(memory, "memory")
+    try:
+        yield
+    finally:
+        _LIMITS.clear()
+        _LIMITS.update(old)
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """Estimated ``seconds`` and peak ``bytes`` of a computation (upper estimates).
+
+    Guarantee: approximate (measured rates; see the module docstring). Raises: nothing.
+    """
+
+    seconds: float
+    bytes: float
+
+    def then(self, other: "Estimate", times: float = 1.0) -> "Estimate":
+        """This, then ``times`` runs of ``other`` (times add; peaks take the larger, plus
+        what this one keeps alive)."""
+        return Estimate(self.seconds + times * other.seconds, self.bytes + other.bytes)
+
+    def as_dict(self) -> dict:
+        return {"seconds": self.seconds, "bytes": self.bytes}
+
+    def text(self) -> str:
+        return f"about {fmt(self.seconds)} s and {fmt_bytes(self.bytes)}"
+
+
+def check_estimate(est: Estimate, parameter: str, what: str, alternative: Optional[str]) -> None:
+    """Refuse ``est`` beyond the limits in force (:func:`current_limits`).
+
+    Guarantee: exact decision on the estimate.
+
+    Raises:
+        CostTooHigh: with ``estimate = {"seconds", "bytes"}``, the limits and ``alternative``.
+    """
+    sec, mem = current_limits()
+    if est.seconds <= sec and est.bytes <= mem:
+        return
+    over = []
+    if est.bytes > mem:
+        over.append(f"memory limit {fmt_bytes(mem)}")
+    if est.seconds > sec:
+        over.append(f"time limit {fmt(sec)} s")
+    alt = (f"; {alternative}" if alternative.startswith("use ") else f"; use {alternative}") if alternative else ""
+    raise CostTooHigh(
+        parameter,
+        f"{what} is estimated at {est.text()}, over the {' and the '.join(over)}{alt} "
+        "(or lift the limits: exactdp.engines.costs.cost_limits, EXACTDP_MAX_SECONDS / EXACTDP_MAX_MEMORY)",
+        estimate=est.as_dict(), limit={"seconds": sec, "bytes": mem}, alternative=alternative,
+    )
+
+
+# --------------------------------------------------------------------------
+# the kernels' estimates (rates measured on 2 shared cores; docs/engines.md, benchmarks)
+
+
+def elem_bytes(kind: str, prec: int, bits: float = 64.0) -> float:
+    """Bytes of one field element: an Arb ball at ``prec`` bits, or an exact rational of
+    about ``bits`` bits in numerator and denominator together (``kind="exact"``)."""
+    if kind == "exact":
+        return 120.0 + bits / 8
+    return 96.0 + 8 * math.ceil(prec / 64)
+
+
+def homogeneous_bits(k: int) -> float:
+    """``sum_m log2 C(k, m)``: the bits of the binomial row (about ``0.72 k^2``)."""
+    if k <= 1:
+        return 1.0
+    lg = math.lgamma
+    step = max(1, k // 2000)
+    tot = 0.0
+    for m in range(0, k + 1, step):
+        tot += (lg(k + 1) - lg(m + 1) - lg(k - m + 1)) / math.log(2) * min(step, k + 1 - m)
+    return tot + 64.0 * (k + 1)
+
+
+def lattice_build(groups_a: Sequence[tuple[int, int]]) -> Estimate:
+    """Building ``prod (1 + z^a)^n`` over ``(a, n)`` with FLINT.
+
+    One group (the homogeneous row and its spread-out copies): the binomial row,
+    ``sum log2 C(n, m)`` bits, measured 4e-10 to 1.6e-9 s per bit (k = 6e4 to 1.3e5, on
+    a loaded machine) and one copy of memory (k = 1.3e5: 1.5 GB).
+    Several groups: a product tree whose multiplications pack ``A + 1`` coefficients
+    of up to ``k'`` bits (``k'`` mechanisms with ``a > 0``); measured peaks: 4-5.5 bytes
+    per 8 packed bits ``(A + 1)(k' + 64)`` for k' = 50..200 (ten eps on a 1e-5 lattice,
+    A up to 2e6), 7.9-8.1 for k' = 1000..3000 (A up to 1.6e5); time
+    ``4.4e-9 (A + 1)^1.15 (k' + 64)`` s fits every run within a factor 2.5 (above it).
+    """
+    gs = [(int(a), int(n)) for a, n in groups_a]
+    A = sum(a * n for a, n in gs)
+    kp = sum(n for a, n in gs if a > 0)
+    nz = [(a, n) for a, n in gs if a > 0]
+    if len(nz) <= 1:
+        n = nz[0][1] if nz else 0
+        bits = homogeneous_bits(n) + 64.0 * (A + 1)
+        return Estimate(8e-10 * bits + 1e-7 * (A + 1), 1.25 * bits / 8 + 16.0 * (A + 1) + 1e6)
+    bits = float(A + 1) * (kp + 64)
+    return Estimate(4.4e-9 * float(A + 1) ** 1.15 * (kp + 64), 9.0 * bits / 8 + 1e6)
+
+
+def lattice_eval(A: int, kp: int, kind: str, prec: int, ubits: float = 0.0, coeff_bits: Optional[float] = None) -> Estimate:
+    """One evaluation of the lattice kernel (two polynomial evaluations).
+
+    Arb: the polynomial converted to balls (kept at two precisions) and a shifted
+    copy, ``3 (A + 1)`` balls; measured 0.1-0.35 us per coefficient and evaluation (64-400
+    bits), 0.1-0.3 us per coefficient for a conversion; the estimate, 1 us at 512 bits,
+    also covers the locate phase of OptComp (up to about 20 evaluations at 64 bits).
+    Exact: a copy of half the coefficients and rationals of ``A ubits`` bits; Horner
+    on them, measured ``1.2e-10 A^2 ubits`` s (k = 3e4 homogeneous: 0.8 s).
+    """
+    n = float(A + 1)
+    if kind == "exact":
+        cb = coeff_bits if coeff_bits is not None else n * (kp + 64)
+        num = n * max(ubits, 1.0)
+        return Estimate(1.2e-10 * n * n * max(ubits, 1.0) + 1e-6 * n, 1.2 * cb / 8 + 4 * num / 8 + 1e6)
+    return Estimate(1e-6 * n * (1 + prec / 512), 3 * n * elem_bytes("arb", prec) + 1e6)
+
+
+def grouped_cost(groups: Sequence[tuple[float, int]], kind: str, prec: int) -> tuple[Estimate, Estimate]:
+    """``(build, one evaluation)`` of the grouped kernel over ``prod (n_j + 1)`` classes.
+
+    ``groups``: ``(bits of one value, count)``. Each class keeps a count, ``W_S``,
+    ``W_notS`` and its exponent vector (two lists alive while building), plus float
+    arrays for the search; measured 420-600 bytes per class, 10 us (Arb) and 15 us
+    (exact, 400-bit rationals) per class and evaluation, more with counts of ``cbits``
+    bits (one group of 1e5: 15 s for delta_g).
+    """
+    g = len(groups)
+    C = 1.0
+    wbits = 0.0
+    cbits = 0.0
+    for b, n in groups:
+        C *= n + 1
+        wbits += b * n
+        cbits += 0.73 * n  # mean of log2 C(n, m) over m
+    eb = elem_bytes(kind, prec, wbits)
+    per = 2 * (200 + 2 * eb + 16 * g + cbits / 8) + 8 * (g + 4)
+    build = Estimate(C * (2e-6 * max(g, 1) + 1e-6 + 1e-9 * cbits), C * per + 1e6)
+    ev = Estimate(C * (3e-6 + (1e-8 * wbits if kind == "exact" else 2e-9 * prec) + 5e-10 * cbits), 1e6)
+    return build, ev
+
+
+def mitm_cost(NL: float, NR: float, g: int, kind: str, prec: int, wbits: float = 64.0,
+              cbits: float = 0.0) -> tuple[Estimate, Estimate]:
+    """``(build, one evaluation)`` of meet in the middle with ``NL``, ``NR`` classes per half.
+
+    Per class: exponent vectors and keys (numpy), its values ``W_X``, ``W_notX`` while
+    built and after merging, suffix sums; measured about 750 bytes per class at 136
+    bits and 3 us per left class and evaluation. ``cbits``: bits of a class's count (the
+    binomials ``C(n_j, m_j)`` of one half: about ``0.73 sum n_j``), ``wbits`` of an exact value.
+    """
+    N = NL + NR
+    eb = elem_bytes(kind, prec, wbits)
+    per = 300 + 6 * eb + 24 * max(g, 1) + 3 * cbits / 8
+    build = Estimate(N * (4e-6 + 1e-6 * g + 1e-9 * cbits), N * per + 1e6)
+    ev = Estimate(NL * (3e-6 + (1e-8 * wbits if kind == "exact" else 2e-9 * prec) + 5e-10 * cbits), 1e6)
+    return build, ev
+
 
 def fmt(n: float) -> str:
     """A cost in three significant digits. Guarantee: approximate. Raises: nothing."""
     return f"{n:.3g}"
+
+
+def fmt_bytes(n: float) -> str:
+    """Bytes as ``"3.1 GiB"`` / ``"120 MiB"``. Guarantee: approximate. Raises: nothing."""
+    if n >= 2**30:
+        return f"{n / 2**30:.3g} GiB"
+    if n >= 2**20:
+        return f"{n / 2**20:.3g} MiB"
+    return f"{n / 2**10:.3g} KiB"
 
 
 def lattice_bits(A: int, nonzero: int) -> float:
@@ -97,8 +375,8 @@ def check_poly_cost(k: int, A: float, parameter: str, hint: str = "use a larger 
     Raises:
         CostTooHigh: ``A > MAX_DEGREE`` or ``k * A > MAX_POLY_BITS``.
     """
-    mem, sec = poly_cost(k, int(A))
-    if A > MAX_DEGREE or k * A > MAX_POLY_BITS:
+    mem, sec = poly_cost(k, int(A)) if math.isfinite(A) else (math.inf, math.inf)
+    if not (A <= MAX_DEGREE and k * A <= MAX_POLY_BITS):  # also refuses A = inf or nan
         raise CostTooHigh(
             parameter,
             f"the lattice count polynomial would have degree A = sum a_i = {A:.3g} with coefficients of up to k = {k} bits "

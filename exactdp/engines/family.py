@@ -11,8 +11,8 @@ and states its tier in ``guarantee``:
 engine      guarantee      numbers
 =========== ============== ===========================================================
 exact       exact          gmpy2 rationals; refuses irrational ``e^eps`` (NotExact)
-certified   enclosure      Arb balls at rising precision, accurate to ``digits``
-float       approximate    mpmath at a fixed precision, no error bound
+certified   enclosure      Arb balls at rising precision, accurate to ``digits`` (relative)
+float       approximate    Arb balls, undecided signs guessed by midpoints; about ``digits``
 =========== ============== ===========================================================
 
 ``delta_g(t) = (1 - P) + P S(t) / Z`` (Murtagh-Vadhan Theorem 1.5 in exp-space); the
@@ -26,15 +26,13 @@ import math
 from fractions import Fraction
 from typing import Optional
 
-import mpmath
-
 from .._backend import arb, fmpq, workprec
 from ..errors import CostTooHigh, NotExact, PrecisionError
-from ..numbers import MAXPREC, Enclosure, ExpNum, arb_bounds, digits_to_bits
+from ..numbers import MAXPREC, Enclosure, ExpNum, arb_bounds, digits_to_bits, log_sign_of_product
 from .base import Prepared, Target
-from .costs import MAX_SUM_EPS
-from .fields import ArbField, ExactField, MpfField
-from .inverse import Inverse, eps_at_W, invert_certified, invert_exact, invert_float, mpf_to_fraction
+from .costs import EVALS_DELTA, EVALS_OPTCOMP, MAX_SUM_EPS, Estimate, check_estimate
+from .fields import ArbField, ExactField, FloatField
+from .inverse import Inverse, eps_at_W, invert_certified, invert_exact, invert_float
 from .results import DeltaResult, EpsResult
 
 __all__ = ["Engine", "ExactEngine", "CertifiedEngine", "FloatEngine", "ENGINE_TIERS"]
@@ -49,12 +47,37 @@ class Engine:
     def delta(self, prep: Prepared, t_num: ExpNum, *, digits: int, prec: Optional[int] = None) -> DeltaResult:
         raise NotImplementedError
 
+    def estimate(self, prep: Prepared, digits: int, prec: Optional[int], evals: int) -> Estimate:
+        """Estimated time and peak memory of answering with ``evals`` evaluations of S.
+        Guarantee: approximate (upper estimate). Raises: nothing."""
+        kind = "exact" if self.name == "exact" else "arb"
+        b, e = prep.struct.estimate(kind, prec if prec is not None else digits_to_bits(digits) + 32)
+        return b.then(e, evals)
+
+    def check_cost(self, prep: Prepared, digits: int, prec: Optional[int], evals: int) -> None:
+        """Refuse before any work when :meth:`estimate` exceeds the limits in force.
+
+        Raises:
+            CostTooHigh: with the estimate and the faster option.
+        """
+        est = self.estimate(prep, digits, prec, evals)
+        if self.name == "exact":
+            alt = "engine='certified' (Arb balls at the precision the digits need)"
+        elif digits > 100:
+            alt = "fewer digits, or the approximation (exactdp approx)"
+        else:
+            alt = "the approximation of Theorem 1.7 (exactdp approx) or the lattice sandwich"
+        check_estimate(est, "engine" if self.name == "exact" else "mechanisms",
+                       f"the {self.name} engine on these {prep.k} mechanisms (method {prep.method}, "
+                       f"{evals} evaluations of S)", alt)
+
     def epsilon(self, prep: Prepared, dg: Fraction, *, digits: int, prec: Optional[int] = None) -> EpsResult:
         """OptComp at ``delta_g``; the common cases (infinite, ``eps_g = sum eps_i``) are decided
         exactly here, the rest by the engine's inverse."""
         P = prep.P
         if dg < 1 - P:
             return EpsResult(Enclosure.infinity(), None, self.name, prep.method, self.guarantee, None, prep.k)
+        self.check_cost(prep, digits, prec, EVALS_OPTCOMP)
         target = Target(P, dg)
         if target.exact() == 0:
             inv = eps_at_W(prep.W_groups(), digits)
@@ -87,6 +110,10 @@ class ExactEngine(Engine):
         if t_num.exact() is None:
             raise NotExact("eps_g / exp_eps_g", "exactly representable for the exact engine: e^eps_g must be rational",
                            repr(t_num), hint="give exp_eps_g as a rational, or use engine='certified'")
+        if log_sign_of_product([(t_num, 1)] + [(w, -n) for w, n in prep.W_groups()]) >= 0:  # type: ignore[operator]
+            # t >= W: S(t) = 0, delta_g = 1 - P (no kernel work; e^eps_g may be huge)
+            return DeltaResult(Enclosure.point(1 - prep.P), "exact", prep.method, "exact", None, prep.k)
+        self.check_cost(prep, digits, prec, 1)
         f = ExactField()
         S, _ = prep.struct.evaluate(f, t_num, f.embed(t_num))
         d = f.rational(1 - prep.P) + f.rational(prep.P) * (S / prep.Z(f))
@@ -100,6 +127,52 @@ class ExactEngine(Engine):
         return invert_exact(prep, target, digits)
 
 
+def _delta_balls(prep: Prepared, t_num: ExpNum, digits: int, prec: Optional[int], field_cls) -> tuple[Enclosure, int, bool]:
+    """``delta_g(t) = (1 - P) + P S(t) / Z`` in balls at rising precision, to ``digits``
+    significant digits *relative to delta_g* however small it is.
+
+    Returns ``(enclosure, precision, exact)``. ``S(t) = 0`` exactly iff ``t >= W`` (every
+    term is then <= 0, and for ``t < W`` the full set's ``W - t`` is > 0): decided first,
+    exactly, so delta_g = 1 - P comes back exact, and a positive delta_g is never
+    reported with a lower end of 0. The precision then grows with the cancellation
+    ``S = (positive part) - t sigma`` shows: each step raises it by the bits the last
+    enclosure missed. Only when ``t`` is a Computable exactly at ``W`` (undecidable)
+    does an absolute width ``10^-(2 digits)`` end the refinement.
+    """
+    P = prep.P
+    floor = 1 - P
+    s = log_sign_of_product([(t_num, 1)] + [(w, -n) for w, n in prep.W_groups()])
+    if s is not None and s >= 0:
+        return Enclosure.point(floor), 0, True
+    if hasattr(prep, "comp"):
+        ENGINE_TIERS["certified"].check_cost(prep, digits, prec, EVALS_DELTA)
+    cur = prec if prec is not None else max(64, digits_to_bits(digits) + 28)
+    while True:
+        with workprec(cur):
+            f = field_cls(cur)
+            S, _ = prep.struct.evaluate(f, t_num)
+            d = arb(fmpq(floor.numerator, floor.denominator)) + arb(fmpq(P.numerator, P.denominator)) * (S / prep.Z(f))
+            gap = None
+            if d.is_finite():
+                lo, hi = arb_bounds(d)
+                lo, hi = max(lo, floor), min(hi, Fraction(1))
+                enc = Enclosure(lo, hi) if lo <= hi else Enclosure.point(floor)
+                at_floor = s is None and lo == floor and hi - lo <= Fraction(1, 10 ** (2 * digits))
+                # S(t) > 0 is known (t < W): a value at the floor only means too few bits
+                # (a guessed sign in the float field can even drop the only positive term)
+                seen_floor = s is not None and hi <= floor
+                if prec is not None or (enc.accurate(digits) and not seen_floor) or at_floor:
+                    return enc, cur, False
+                if lo > 0:
+                    # relative width to gain, in bits (2^-digits_bits of the value)
+                    gap = math.log2(float(max((hi - lo) / lo, Fraction(1, 2**1000)))) + digits_to_bits(digits) + 1
+            elif prec is not None:
+                raise PrecisionError(f"enclosure not finite at prec={cur} bits")
+        if cur >= MAXPREC:
+            raise PrecisionError(f"no convergence to {digits} digits (maxprec={MAXPREC} bits)")
+        cur = min(cur + max(int(gap) + 16, 32) if gap is not None else 2 * cur, MAXPREC)
+
+
 class CertifiedEngine(Engine):
     """Arb ball arithmetic at rising precision. Guarantee: enclosure."""
 
@@ -107,61 +180,31 @@ class CertifiedEngine(Engine):
     guarantee = "enclosure"
 
     def delta(self, prep: Prepared, t_num: ExpNum, *, digits: int, prec: Optional[int] = None) -> DeltaResult:
-        P = prep.P
-        lo_clamp = 1 - P
-        cur = prec if prec is not None else max(64, digits_to_bits(digits) + 28)
-        while True:
-            with workprec(cur):
-                f = ArbField(cur)
-                S, _ = prep.struct.evaluate(f, t_num)
-                d = arb(fmpq(lo_clamp.numerator, lo_clamp.denominator)) + arb(fmpq(P.numerator, P.denominator)) * (S / prep.Z(f))
-                if d.is_finite():
-                    lo, hi = arb_bounds(d)
-                    lo = max(lo, lo_clamp)
-                    hi = min(hi, Fraction(1))
-                    # Absolute stop: delta_g at its least possible value 1 - P cannot be
-                    # told from a tiny positive one when t is a Computable at a breakpoint.
-                    at_floor = lo == lo_clamp and hi - lo <= Fraction(1, 10 ** (2 * digits))
-                    enc = Enclosure(lo, hi)
-                    if prec is not None or enc.accurate(digits) or at_floor:
-                        g = "exact" if enc.exact is not None else "enclosure"
-                        return DeltaResult(enc, "certified", prep.method, g, cur, prep.k)
-                elif prec is not None:
-                    raise PrecisionError(f"enclosure not finite at prec={cur} bits")
-            if cur >= MAXPREC:
-                raise PrecisionError(f"no convergence to {digits} digits (maxprec={MAXPREC} bits)")
-            cur = min(2 * cur, MAXPREC)
+        enc, cur, exact = _delta_balls(prep, t_num, digits, prec, ArbField)
+        g = "exact" if enc.exact is not None else "enclosure"
+        return DeltaResult(enc, "certified", prep.method, g, None if exact else cur, prep.k)
 
     def _invert(self, prep: Prepared, target: Target, *, digits: int, prec: Optional[int]) -> Inverse:
         return invert_certified(prep, target, digits, prec)
 
 
 class FloatEngine(Engine):
-    """mpmath ``mpf`` at a fixed precision. Guarantee: approximate (no error bound)."""
+    """Arb balls whose undecided signs are guessed by midpoints; the value is the midpoint.
+
+    Guarantee: approximate, with relative error about ``10^-digits`` (the ball around the
+    guessed terms shows the accuracy reached; the precision rises until it is met).
+    """
 
     name = "float"
     guarantee = "approximate"
 
     def delta(self, prep: Prepared, t_num: ExpNum, *, digits: int, prec: Optional[int] = None) -> DeltaResult:
-        P = prep.P
-        bits = prec if prec is not None else digits_to_bits(digits) + 4
-        for _ in range(4):
-            f = MpfField(bits)
-            with mpmath.workprec(bits):
-                S, sig = prep.struct.evaluate(f, t_num)
-                # (1 - P) exact + P S / Z: no cancellation when S / Z is tiny
-                d = f.rational(1 - P) + f.rational(P) * (S / prep.Z(f))
-                v = mpf_to_fraction(d)
-                # S = (positive part) - t * sig: bits lost to that cancellation
-                sub = f.embed(t_num) * sig
-                lost = int(mpmath.log(sub / S, 2)) + 1 if (S > 0 and sub > S) else 0
-            if prec is not None or lost <= 4:
-                break
-            bits += lost + 8
-        return DeltaResult(Enclosure.point(v), "float", prep.method, "approximate", bits, prep.k)
+        enc, cur, exact = _delta_balls(prep, t_num, digits, prec, FloatField)
+        v = enc.exact if enc.exact is not None else (enc.lower + enc.upper) / 2
+        return DeltaResult(Enclosure.point(v), "float", prep.method, "approximate", None if exact else cur, prep.k)
 
     def _invert(self, prep: Prepared, target: Target, *, digits: int, prec: Optional[int]) -> Inverse:
-        return invert_float(prep, target, prec if prec is not None else digits_to_bits(digits) + 4)
+        return invert_float(prep, target, digits, prec)
 
     def _eps_result(self, prep: Prepared, inv: Inverse) -> EpsResult:
         return EpsResult(inv.value, None, self.name, prep.method, "approximate", inv.prec, prep.k)

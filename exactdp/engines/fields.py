@@ -5,6 +5,8 @@ Each S(t) algorithm is written once, generically, and run in one of:
 * :class:`ExactField`   gmpy2 ``mpq``; every operation exact; every sign decided.
 * :class:`ArbField`     Arb balls at a fixed working precision; every result an
   enclosure; ``sign`` returns ``None`` when a ball straddles 0.
+* :class:`FloatField`   Arb balls at a fixed precision whose straddling signs are
+  decided by the midpoint (no exact escalation); approximate, the float engine's.
 * :class:`MpfField`     mpmath ``mpf`` at a fixed precision; approximate.
 
 A kernel needs: ``embed`` (an exp-space number into the field), ``rational``,
@@ -24,7 +26,7 @@ from .._backend import arb, arb_poly, fmpq, fmpz_poly, mpq
 from ..errors import NotExact
 from ..numbers import ExpNum, RatExp, Root
 
-__all__ = ["ExactField", "ArbField", "MpfField", "Field"]
+__all__ = ["ExactField", "ArbField", "FloatField", "MpfField", "Field"]
 
 
 class Field:
@@ -126,6 +128,27 @@ class ArbField(Field):
 
     def to_float(self, x) -> float:
         return float(x.mid())
+
+
+class FloatField(ArbField):
+    """Arb balls at ``prec`` bits, but a ball that straddles 0 takes the sign of its midpoint.
+
+    Guarantee: approximate (the balls still bound the arithmetic, so the float engine
+    can tell how accurate its answer is; only the ``max(x, 0)`` choices are guesses).
+    """
+
+    name = "float"
+
+    def sign(self, x) -> Optional[int]:
+        s = ArbField.sign(self, x)
+        if s is None:
+            m = x.mid()
+            return (m > 0) - (m < 0)
+        return s
+
+    def pos(self, x):
+        m = x.mid()
+        return x if m > 0 else arb(0)
 
 
 class MpfField(Field):

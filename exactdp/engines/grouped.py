@@ -8,15 +8,29 @@ Guarantee: exact in the exact field, an enclosure in Arb balls.
 
 from __future__ import annotations
 
+import itertools
+import math
 from fractions import Fraction
-from math import comb
 from typing import Sequence
+
+import numpy as np
 
 from ..numbers import ExpNum, log_sign_of_product
 from .fields import Field
 from .structure import Structure
 
-__all__ = ["Grouped"]
+__all__ = ["Grouped", "binomial_row"]
+
+
+def binomial_row(n: int) -> list[int]:
+    """``C(n, 0..n)`` by the multiplicative recurrence (``math.comb`` per entry is cubic in n).
+    Guarantee: exact. Raises: nothing."""
+    row = [1]
+    c = 1
+    for m in range(n):
+        c = c * (n - m) // (m + 1)
+        row.append(c)
+    return row
 
 
 class Grouped(Structure):
@@ -30,12 +44,22 @@ class Grouped(Structure):
         self.groups = [(v, int(n)) for v, n in groups]
         self.method = method
         self._cache: dict = {}
+        self._float: tuple | None = None
 
     def cost(self) -> float:
         n = 1.0
         for _, nj in self.groups:
             n *= nj + 1
         return n * max(1, len(self.groups))
+
+    def estimate(self, kind: str, prec: int):
+        from .costs import grouped_cost
+
+        def bits(v):
+            q = v.exact()
+            return float(q.numerator.bit_length() + q.denominator.bit_length()) if q is not None else 64.0
+
+        return grouped_cost([(bits(v), n) for v, n in self.groups], kind, prec)
 
     def _classes(self, field: Field):
         key = (field.name, getattr(field, "prec", None))
@@ -50,10 +74,11 @@ class Grouped(Structure):
             pw = [one]
             for _ in range(n):
                 pw.append(pw[-1] * x)
+            row = binomial_row(n)
             new = []
             for cnt, ws, wn, ex in entries:
                 for mj in range(n + 1):
-                    new.append((cnt * comb(n, mj), ws * pw[mj], wn * pw[n - mj], ex + (mj,)))
+                    new.append((cnt * row[mj], ws * pw[mj], wn * pw[n - mj], ex + (mj,)))
             entries = new
         self._cache = {key: entries}
         return entries
@@ -83,4 +108,44 @@ class Grouped(Structure):
                 sig += cnt * wn
         return s, sig
 
+    def _float_classes(self):
+        """Float arrays over the classes: ``ln count``, ``ln W_S``, ``ln W_notS`` (for :meth:`approx`)."""
+        if self._float is None:
+            logs = np.array([v.flog() for v, _ in self.groups])
+            ns = np.array([n for _, n in self.groups])
+            ms = np.array(list(itertools.product(*[range(n + 1) for _, n in self.groups])), dtype=float)
+            ms = ms.reshape(-1, len(self.groups))
+            lb = [np.array([math.lgamma(n + 1) - math.lgamma(m + 1) - math.lgamma(n - m + 1) for m in range(n + 1)])
+                  for _, n in self.groups]
+            lc = np.zeros(len(ms))
+            for j in range(len(self.groups)):
+                lc += lb[j][ms[:, j].astype(int)]
+            with np.errstate(invalid="ignore"):
+                lws = ms @ logs
+                lwn = (ns - ms) @ logs
+            self._float = (lc, lws, lwn)
+        return self._float
+
+    def approx(self, lnt: float) -> tuple[float, float]:
+        # float log-space over the classes: S = sum_{key > lnt} cnt W_S (1 - t W_notS / W_S)
+        lc, lws, lwn = self._float_classes()
+        return _approx_classes(lc, lws, lwn, lnt)
+
+
+def _approx_classes(lc, lws, lwn, lnt: float) -> tuple[float, float]:
+    """``(ln S, d ln S / d ln t)`` from float class arrays (count, W_S, W_notS in logs)."""
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+        key = lws - lwn
+        mask = key > lnt
+        if not mask.any():
+            return float("-inf"), 0.0
+        x = lc[mask] + lws[mask] + np.log(-np.expm1(lnt - key[mask]))
+        mx = float(x.max())
+        if not math.isfinite(mx):
+            return float("-inf"), 0.0
+        ls = mx + math.log(float(np.exp(x - mx).sum()))
+        y = lc[mask] + lwn[mask]
+        my = float(y.max())
+        lsig = my + math.log(float(np.exp(y - my).sum()))
+        return ls, -math.exp(min(lsig + lnt - ls, 700.0))
 

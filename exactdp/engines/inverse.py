@@ -3,13 +3,28 @@
 Used by every engine (:func:`~exactdp.engines.optcomp`), by the privacy profile,
 by Theorem 1.7 and by the lattice sandwich (:mod:`exactdp.approx`).
 
-Two phases. First an approximate bracketing search on ``ln S(e^L)`` in floating
-point (Illinois regula falsi). Then Newton's method from the left on the
-convex, piecewise-linear ``S``: from the left every Newton iterate stays
-``<= t*`` and each step passes at least one breakpoint, so in exact arithmetic
-it lands *exactly* on ``t*`` after finitely many steps. In ball arithmetic the
-answer is certified separately: ``S(t_lo) > tau Z`` and ``S(t_hi) <= tau Z`` are
-checked rigorously at two rational points around the estimate.
+Two phases, and a bounded number of kernel evaluations:
+
+1. **Locate** (:func:`locate`, floating point, no guarantee): a safeguarded Newton
+   iteration on ``g(L) = ln S(e^L) - ln(tau Z)`` with a bracket ``[0, ln W]``, from the
+   kernel's cheap approximation (:meth:`~exactdp.engines.structure.Structure.approx`);
+   at most :data:`MAX_LOCATE` approximations.
+2. **Newton in the engine's arithmetic** from ``e^L``: ``t <- t + (S(t) - tau Z) / sigma(t)``.
+   ``S`` is convex, piecewise linear and decreasing, and ``-sigma`` its right derivative,
+   so every iterate, from either side of ``t*``, lands at or left of ``t*`` (the tangent
+   lies below ``S``); from the left each step ends on ``t*``'s piece or passes a
+   breakpoint, so in exact arithmetic the iteration lands *exactly* on ``t*``. Started
+   within float accuracy of ``t*`` it takes one to three evaluations.
+
+In ball arithmetic the answer is certified separately: with ``d = (t_hat - 1) 2^-b``,
+``S(t_hat - d) > tau Z >= S(t_hat + d)`` is checked rigorously, so ``t*`` lies in
+``(t_hat - d, t_hat + d]`` and ``eps_g`` in ``[ln(t_hat - d), ln(t_hat + d)]``, an
+interval of relative width about ``2^(1-b)`` however small ``eps_g`` is (the offset is
+relative to ``t - 1``, not to ``t``). The working precision is chosen from the
+cancellation the certificate must see: the terms of ``S`` have size about
+``S + t sigma``, and the certificate separates ``S`` from ``tau Z`` by ``sigma d``.
+A tie that balls cannot see (``S(1) = tau Z`` exactly, i.e. ``eps_g = 0``) is decided
+in exact arithmetic when every value is rational.
 
 A *problem* is anything with ``struct`` (an S(t) kernel), ``Z(field)``,
 ``ln_W`` and ``log_Z`` (floats), ``W_groups()`` (``W = prod w_i`` as
@@ -23,27 +38,46 @@ import math
 from fractions import Fraction
 from typing import NamedTuple, Optional, Sequence
 
-import mpmath
-
 from .._backend import arb, workprec
 from ..errors import PrecisionError
-from ..numbers import Enclosure, ExpNum, RatExp, arb_bounds, digits_to_bits
+from ..numbers import MAXPREC, Enclosure, ExpNum, RatExp, arb_bounds, digits_to_bits
 from .base import Target
-from .fields import ArbField, ExactField, Field, MpfField
+from .fields import ArbField, ExactField, Field, FloatField
 from .structure import Structure
 
-__all__ = ["Inverse", "invert_exact", "invert_float", "invert_certified", "eps_at_W", "mpf_to_fraction"]
+__all__ = [
+    "Inverse",
+    "invert_exact",
+    "invert_float",
+    "invert_certified",
+    "eps_at_W",
+    "mpf_to_fraction",
+    "locate",
+    "MAX_LOCATE",
+    "MAX_NEWTON",
+]
+
+#: Most float approximations of S made by :func:`locate`.
+MAX_LOCATE = 60
+#: Most Newton steps in ball arithmetic per precision (each one evaluation of S).
+MAX_NEWTON = 40
+#: Most exact Newton steps (each passes a breakpoint; the count is finite, this bounds it).
+MAX_NEWTON_EXACT = 2000
+
+_ONE = RatExp.from_exp(Fraction(1))
 
 
 class Inverse(NamedTuple):
     """An OptComp value: ``value`` encloses eps_g; ``exp_exact`` is ``e^eps_g`` when rational;
     ``prec`` the working precision used (None when exact); ``exact_answer`` whether the
-    value is exact in the engine's sense (t* rational, or eps_g itself rational)."""
+    value is exact in the engine's sense (t* rational, or eps_g itself rational);
+    ``evaluations`` the number of evaluations of S in the engine's arithmetic."""
 
     value: Enclosure
     exp_exact: Optional[Fraction]
     prec: Optional[int]
     exact_answer: bool
+    evaluations: int = 0
 
 
 def mpf_to_fraction(x) -> Fraction:
@@ -53,89 +87,211 @@ def mpf_to_fraction(x) -> Fraction:
     return Fraction(m * (1 << e)) if e >= 0 else Fraction(m, 1 << -e)
 
 
+class _Counted:
+    """The kernel's ``evaluate`` at rational points, counted."""
+
+    def __init__(self, struct: Structure):
+        self.struct = struct
+        self.n = 0
+
+    def __call__(self, f: Field, t: Fraction):
+        self.n += 1
+        return self.struct.evaluate(f, RatExp.from_exp(t))
+
+
 # --------------------------------------------------------------------------
-# the float search and Newton's method
+# phase 1: locate ln t* in floating point
 
 
-def phase1(struct: Structure, log_target: float, lnW: float) -> tuple[float, float]:
-    """Approximate bracket ``[a, b]`` of ``L* = ln t*`` (float; no guarantee)."""
+def locate(struct: Structure, log_goal: float, lnW: float, *, max_iter: int = MAX_LOCATE) -> float:
+    """An approximation of ``L* = ln t*`` in ``[0, ln W]`` (float; no guarantee).
+
+    Safeguarded Newton on ``g(L) = ln S(e^L) - log_goal``: a Newton step when it stays
+    inside the bracket, else Newton on ``S`` in ``t`` (which never passes ``t*``), else the
+    Illinois secant, else bisection; it stops once ``S`` is within a relative ``1e-12`` of
+    the goal, the bracket or the step within ``1e-12`` of ``L``, or the float model no
+    longer changes (Newton in the engine's arithmetic does the rest). Raises: nothing.
+    """
     a, b = 0.0, max(lnW, 0.0)
-    ga = struct.approx_log_S(a) - log_target
+    if not math.isfinite(b):
+        b = 1e300
+    ga, sa = struct.approx(0.0)
+    ga -= log_goal
     if not (ga > 0):
-        return 0.0, 0.0
-    gb = float("-inf")
-    for _ in range(200):
-        if b - a <= 1e-13 * max(1.0, abs(b)):
+        return 0.0
+    gb = -math.inf
+    L, g, s = a, ga, sa
+    best = (abs(g), L)
+    side = 0
+    for _ in range(max_iter):
+        cand = None
+        if math.isfinite(g) and s < 0:
+            c = L - g / s  # Newton on ln S: fast where ln S is concave (Gaussian-like tails)
+            if a < c < b:
+                cand = c
+            else:
+                # Newton on S itself, in t: S is convex, so this step never passes t*
+                # (near t = W, where ln S has a log singularity, it lands on t* at once)
+                x = -math.expm1(-g) / -s if g > -700 else -math.inf
+                c = L + math.log1p(x) if x > -1 else a
+                if c >= b:
+                    return b if math.isfinite(gb) or b < 1e300 else L  # float resolution exhausted
+                if a < c:
+                    cand = c
+        if cand is None:
+            c = b - gb * (b - a) / (gb - ga) if (math.isfinite(gb) and ga != gb) else None
+            if c is not None and a < c < b:
+                cand = c
+            else:
+                cand = 0.5 * (a + b) if b - a < 64 else a + (b - a) / 64
+        if not (a < cand < b) or abs(cand - L) <= 1e-12 * max(abs(cand), 1e-300):
             break
-        if math.isfinite(gb) and math.isfinite(ga) and ga != gb:
-            m = b - gb * (b - a) / (gb - ga)
-            if not (a < m < b) or (b - a) > 0.5 * max(1.0, abs(b)):
-                m = 0.5 * (a + b)
+        L = cand
+        g_prev = g
+        g, s = struct.approx(L)
+        g -= log_goal
+        if g == g_prev:
+            break  # the float model cannot tell these points apart: Newton in the field takes over
+        if math.isfinite(g) and abs(g) < best[0]:
+            best = (abs(g), L)
+        if g > 0:
+            a, ga = L, g
+            if side == 1 and math.isfinite(gb):
+                gb *= 0.5  # Illinois
+            side = 1
         else:
-            m = 0.5 * (a + b)
-        gm = struct.approx_log_S(m) - log_target
-        if gm > 0:
-            a, ga = m, gm
-            gb = gb * 0.5 if math.isfinite(gb) else gb  # Illinois
-        else:
-            b, gb = m, gm
-            ga = ga * 0.5
-    return a, b
+            b, gb = L, g
+            if side == -1:
+                ga *= 0.5
+            side = -1
+        if best[0] <= 1e-12 or b - a <= 1e-12 * max(b, 1e-300):
+            break
+    return best[1]
 
 
-def exp_fraction(L: float, bits: int = 80) -> Fraction:
-    """A rational approximation of ``e^L`` (>= 1). Guarantee: approximate."""
-    with workprec(bits):
-        m = arb(L).exp().mid()
-    lo, _ = arb_bounds(m)
+def t_of_L(L: float) -> Fraction:
+    """A rational ``t >= 1`` near ``e^L``, accurate relative to ``t - 1``. Guarantee: approximate."""
+    if L <= 0:
+        return Fraction(1)
+    if L < 700:
+        return 1 + Fraction(math.expm1(L))
+    with workprec(80):
+        lo, _ = arb_bounds(arb(L).exp().mid())
     return max(lo, Fraction(1))
 
 
-def _mid_fraction(x) -> Fraction:
-    if isinstance(x, arb):
-        lo, _ = arb_bounds(x.mid())
-        return lo
-    return mpf_to_fraction(x)
+class _X:
+    """``t = 1 + m 2^e`` (``m >= 0``): the ball Newton's iterate, kept as a short dyadic.
 
-
-def newton_left(struct: Structure, f: Field, t0: Fraction, target, *, exact: bool, max_iter: int, bits: int = 0) -> Fraction:
-    """Newton's method from the left on the convex piecewise-linear S; the last iterate.
-
-    In the exact field it is ``t*``. Raises: PrecisionError when it does not terminate.
+    ``e^eps_g`` can have millions of bits (eps_g ~ 10^7); Python Fractions of that size make
+    every division a quadratic gcd, so the iterate is only turned into a Fraction (without
+    a gcd) when the kernel needs it.
     """
-    t = t0
-    for _ in range(max_iter):
-        tn = RatExp.from_exp(t)
-        S, sig = struct.evaluate(f, tn)
-        diff = S - target
-        if exact:
-            if diff <= 0:
-                return t
-            t = t + f.to_fraction(diff / sig)  # type: ignore[attr-defined]
-            continue
-        if not (diff > 0):
-            return t
-        step = diff / sig
-        stepf = _mid_fraction(step)
-        if stepf <= 0:
-            return t
-        t = t + stepf
-        if stepf <= t / Fraction(2) ** max(bits - 8, 8):
-            return t
-    raise PrecisionError(f"Newton iteration did not terminate in {max_iter} steps")
+
+    __slots__ = ("m", "e", "_f")
+
+    def __init__(self, m: int, e: int):
+        if m and not m & 1:
+            tz = (m & -m).bit_length() - 1
+            m >>= tz
+            e += tz
+        self.m, self.e = int(m), int(e) if m else 0
+        self._f: Optional[Fraction] = None
+
+    @classmethod
+    def of(cls, t: Fraction) -> "_X":
+        x = t - 1
+        if x <= 0:
+            return cls(0, 0)
+        e = x.numerator.bit_length() - x.denominator.bit_length() - 128
+        return cls(round(x * Fraction(2) ** -e), e)
+
+    @classmethod
+    def from_arb(cls, t1) -> "_X":
+        """From a ball around ``t - 1`` (its midpoint; clamped at 0)."""
+        m, e = t1.mid().man_exp()
+        return cls(int(m), int(e)) if m > 0 else cls(0, 0)
+
+    @classmethod
+    def from_L(cls, L: float) -> "_X":
+        """``t`` near ``e^L`` (``expm1``: accurate relative to ``t - 1``)."""
+        if not (L > 0):
+            return cls(0, 0)
+        with workprec(96):
+            return cls.from_arb(arb(L).expm1())
+
+    def frac(self) -> Fraction:
+        if self._f is None:
+            m, e = self.m, self.e
+            if e >= 0:
+                self._f = Fraction((m << e) + 1)
+            else:
+                self._f = _coprime_fraction(m + (1 << -e), 1 << -e)  # m odd: coprime to 2^-e
+        return self._f
+
+    def log2(self) -> float:
+        return float(self.m.bit_length() + self.e) if self.m else -math.inf
+
+    def arb(self) -> arb:
+        return arb(self.m) * arb(2) ** self.e + 1
+
+    def shifted(self, num: int, sh: int) -> "_X":
+        """``1 + (t - 1) num 2^sh``."""
+        return _X(self.m * num, self.e + sh)
+
+    def plus(self, m2: int, e2: int, keep: int) -> "_X":
+        """``t + m2 2^e2`` (>= 1; clamped), rounded to ``keep`` bits of ``t - 1``."""
+        if m2 == 0:
+            return self
+        la = self.m.bit_length() + self.e if self.m else -(1 << 62)
+        lb = abs(m2).bit_length() + e2
+        if self.m and la - lb > keep + 4:
+            return self
+        if not self.m or lb - la > keep + 4:
+            m, e = m2, e2
+        else:
+            e = min(self.e, e2)
+            m = (self.m << (self.e - e)) + (m2 << (e2 - e))
+        if m <= 0:
+            return _X(0, 0)
+        sh = m.bit_length() - keep
+        if sh > 0:
+            m = (m + (1 << (sh - 1))) >> sh
+            e += sh
+        return _X(m, e)
 
 
-def left_start(a: float, check) -> Fraction:
-    """A rational ``t_left >= 1`` with ``check(t_left)`` (i.e. ``S(t_left) > target``), just below ``e^a``."""
-    back = 1e-10
-    while True:
-        L = a - back * max(1.0, abs(a))
-        if L <= 0:
-            return Fraction(1)
-        t = exp_fraction(L)
-        if check(t):
-            return t
-        back *= 1000
+def _coprime_fraction(p: int, q: int) -> Fraction:
+    """``p/q`` for coprime ``p, q > 0`` without Python's gcd (quadratic on huge integers)."""
+    try:
+        return Fraction(p, q, _normalize=False)  # type: ignore[call-arg]
+    except TypeError:  # Python >= 3.12
+        return Fraction._from_coprime_ints(p, q)  # type: ignore[attr-defined]
+
+
+def _mid(x) -> Fraction:
+    lo, _ = arb_bounds(x.mid())
+    return lo
+
+
+def _W(prob, f: Field):
+    v = f.rational(Fraction(1))
+    for w, n in prob.W_groups():
+        v = v * f.embed(w) ** n
+    return v
+
+
+def _log2_frac(x: Fraction) -> float:
+    """``log2 x`` for a rational ``x > 0``, to within 1 (from the bit lengths; never underflows)."""
+    return float(x.numerator.bit_length() - x.denominator.bit_length())
+
+
+def _log2_arb(x) -> float:
+    """``log2 |x|`` of a ball's midpoint (float; -inf for 0)."""
+    m = abs(x.mid())
+    if not (m > 0):
+        return -math.inf
+    return float(m.log().mid()) / math.log(2)
 
 
 # --------------------------------------------------------------------------
@@ -172,104 +328,175 @@ def eps_at_W(W_groups: Sequence[tuple[ExpNum, int]], digits: int) -> Inverse:
 
 
 def invert_exact(prob, target: Target, digits: int) -> Inverse:
-    """Exact rational arithmetic: ``t*`` exactly (the problem's values and tau rational)."""
+    """Exact rational arithmetic: ``t*`` exactly (the problem's values and tau rational).
+
+    Raises:
+        PrecisionError: only if Newton's method failed to terminate (a bug guard).
+    """
     struct = prob.struct
+    ev = _Counted(struct)
     f = ExactField()
     tq = target.exact()
     assert tq is not None
     goal = f.rational(tq) * prob.Z(f)
-    S1, _ = struct.evaluate(f, RatExp.from_exp(Fraction(1)))
+    S1, _ = ev(f, Fraction(1))
     if S1 <= goal:
-        return Inverse(Enclosure.point(0), Fraction(1), None, True)
-    a, _ = phase1(struct, target.log_float() + prob.log_Z, prob.ln_W)
+        return Inverse(Enclosure.point(0), Fraction(1), None, True, ev.n)
+    L0 = locate(struct, target.log_float() + prob.log_Z, prob.ln_W)
+    W = None
+    t = t_of_L(L0)
+    for _ in range(MAX_NEWTON_EXACT):
+        S, sig = ev(f, t)
+        diff = S - goal
+        if diff == 0:
+            break
+        if sig == 0:
+            # t >= W, where S = 0; W - goal is a left point (the full set's term alone is W - t)
+            if W is None:
+                W = _W(prob, f)
+            tn = f.to_fraction(W - goal)
+        else:
+            tn = t + f.to_fraction(diff / sig)
+        tn = max(tn, Fraction(1))
+        if tn == t:
+            break
+        t = tn
+    else:
+        raise PrecisionError(f"exact Newton iteration did not terminate in {MAX_NEWTON_EXACT} steps")
+    enc = Enclosure.log_of_rational(t, digits).clamp(lo=Fraction(0))
+    return Inverse(enc, t, None, True, ev.n)
 
-    def check(t: Fraction) -> bool:
-        S, _ = struct.evaluate(f, RatExp.from_exp(t))
-        return S > goal
 
-    t0 = left_start(a, check)
-    t_star = newton_left(struct, f, t0, goal, exact=True, max_iter=100000)
-    enc = Enclosure.log_of_rational(t_star, digits).clamp(lo=Fraction(0))
-    return Inverse(enc, t_star, None, True)
+def _newton_balls(ev: _Counted, f: Field, x: _X, goal, W, tol_bits: int):
+    """Newton's method on ball midpoints from ``t = 1 + x``; returns ``(x, S, sigma, noise_log2,
+    converged)`` (``S``, ``sigma`` at the last point evaluated; ``noise_log2`` the log2 of the
+    step's uncertainty from the ball radii), or None when a ball is not finite (the
+    precision is too low)."""
+    S = sig = None
+    noise = -math.inf
+    converged = False
+    keep = tol_bits + 24
+    for _ in range(MAX_NEWTON):
+        S, sig = ev(f, x.frac())
+        diff = S - goal
+        if not (diff.is_finite() and sig.is_finite()):
+            return None
+        if sig > 0:
+            st = diff / sig
+            if not st.is_finite():
+                return None
+            m2, e2 = st.mid().man_exp()
+            xn = x.plus(int(m2), int(e2), keep)
+            noise = _log2_arb(arb(st.rad())) if st.rad() > 0 else -math.inf
+            step = abs(int(m2)).bit_length() + int(e2) if m2 else -math.inf
+        else:
+            # t >= W, where S = 0: W - goal is a left point
+            xn = _X.from_arb(W - goal - 1)
+            step = math.inf
+            noise = -math.inf
+        x = xn
+        lx = x.log2()
+        if step <= lx - tol_bits or (noise > -math.inf and step <= noise + 2):
+            converged = True
+            break
+    return x, S, sig, noise, converged
 
 
-def invert_float(prob, target: Target, bits: int) -> Inverse:
-    """mpmath at ``bits``: approximate, no error bound."""
-    struct = prob.struct
-    f = MpfField(bits)
-    with mpmath.workprec(bits):
-        goal = f.rational(target.exact()) * prob.Z(f)  # type: ignore[arg-type]
-        S1, _ = struct.evaluate(f, RatExp.from_exp(Fraction(1)))
-        if S1 <= goal:
-            return Inverse(Enclosure.point(0), None, bits, False)
-        a, _ = phase1(struct, target.log_float() + prob.log_Z, prob.ln_W)
-
-        def check(t: Fraction) -> bool:
-            S, _ = struct.evaluate(f, RatExp.from_exp(t))
-            return S > goal
-
-        t0 = left_start(a, check)
-        t = newton_left(struct, f, t0, goal, exact=False, max_iter=500, bits=bits)
-        v = max(mpf_to_fraction(mpmath.log(mpmath.mpf(t.numerator) / t.denominator)), Fraction(0))
-    return Inverse(Enclosure.point(v), None, bits, False)
+def _decide_S1(ev, f, goal, prob, tq, exact_ok: bool, allow_exact: bool) -> Optional[bool]:
+    """Is ``S(1) <= tau Z``? True / False, or None when the balls cannot tell yet."""
+    S1, _ = ev(f, Fraction(1))
+    if S1 <= goal:
+        return True
+    if S1 > goal:
+        return False
+    if exact_ok and allow_exact:
+        fx = ExactField()
+        S1x, _ = prob.struct.evaluate(fx, _ONE)
+        ev.n += 1
+        return bool(S1x <= fx.rational(tq) * prob.Z(fx))
+    return None
 
 
 def invert_certified(prob, target: Target, digits: int, prec: Optional[int]) -> Inverse:
     """Arb balls at rising precision; the answer is certified at two rational points.
 
+    Guarantee: enclosure of relative width about ``10^-digits`` (exactly 0 when
+    ``eps_g = 0``).
+
     Raises:
         PrecisionError: no certificate by ``MAXPREC`` bits (or at the fixed ``prec``).
     """
-    from ..numbers import MAXPREC
+    return _invert_balls(prob, target, digits, prec, certify=True)
 
+
+def invert_float(prob, target: Target, digits: int, prec: Optional[int]) -> Inverse:
+    """Arb balls whose straddling signs are guessed by midpoints, without the certificate.
+
+    Guarantee: approximate, relative error about ``10^-digits`` (estimated from the last
+    Newton step and the ball radii, not proved); with ``prec`` fixed, whatever that
+    precision gives.
+
+    Raises:
+        PrecisionError: the estimated accuracy not reached by ``MAXPREC`` bits.
+    """
+    return _invert_balls(prob, target, digits, prec, certify=False)
+
+
+def _invert_balls(prob, target: Target, digits: int, prec: Optional[int], *, certify: bool) -> Inverse:
     struct = prob.struct
-    bits = digits_to_bits(digits) - 4
-    cur = prec if prec is not None else max(64, bits + 32)
-    a, _ = phase1(struct, target.log_float() + prob.log_Z, prob.ln_W)
-    t_hat: Optional[Fraction] = None
+    ev = _Counted(struct)
+    Field_ = ArbField if certify else FloatField
+    bits = digits_to_bits(digits) + 4
     tq = target.exact()
-    if tq is not None and prob.all_exact():
-        # S(1) = tau Z can hold exactly (then eps_g = 0): decide it in exact arithmetic,
-        # where balls could only straddle the tie forever.
-        fx = ExactField()
-        S1x, _ = struct.evaluate(fx, RatExp.from_exp(Fraction(1)))
-        if S1x <= fx.rational(tq) * prob.Z(fx):
-            return Inverse(Enclosure.point(0), Fraction(1), None, True)
+    exact_ok = tq is not None and prob.all_exact()
+    L0 = locate(struct, target.log_float() + prob.log_Z, prob.ln_W)
+    small = max(0, int(-math.log2(L0))) if 0 < L0 < 1 else 0
+    start = prec if prec is not None else min(max(64, bits + 32 + small), MAXPREC)
+    cur = start
+    x_hat: Optional[_X] = None
+    s1_known = False
     while True:
+        raised = False
         with workprec(cur):
-            f = ArbField(cur)
+            f = Field_(cur)
             goal = target.arb(cur) * prob.Z(f)
-            S1, _ = struct.evaluate(f, RatExp.from_exp(Fraction(1)))
-            if S1 <= goal:
-                return Inverse(Enclosure.point(0), Fraction(1), cur, True)
-            if S1 > goal:
-                if t_hat is None:
-
-                    def check(t: Fraction) -> bool:
-                        S, _ = struct.evaluate(f, RatExp.from_exp(t))
-                        return bool(S > goal)
-
-                    t0 = left_start(a, check)
-                else:
-                    t0 = t_hat
-                t_hat = newton_left(struct, f, t0, goal, exact=False, max_iter=500, bits=cur)
-                # certify: S(t_lo) > goal >= S(t_hi)
-                L = (math.log(float(t_hat)) if t_hat < 1e300
-                     else float(t_hat.numerator.bit_length() - t_hat.denominator.bit_length()) * math.log(2))
-                rel = Fraction(1, 2 ** (bits + 6)) * Fraction(max(L, 2.0**-60))
-                t_lo = max(Fraction(1), t_hat * (1 - rel))
-                t_hi = t_hat * (1 + rel)
-                s_lo, _ = struct.evaluate(f, RatExp.from_exp(t_lo))
-                s_hi, _ = struct.evaluate(f, RatExp.from_exp(t_hi))
-                ok_lo = t_lo == 1 or bool(s_lo > goal)
-                ok_hi = bool(s_hi <= goal)
-                if ok_lo and ok_hi:
-                    lo = Enclosure.log_of_rational(t_lo, digits + 2).lower
-                    hi = Enclosure.log_of_rational(t_hi, digits + 2).upper
-                    return Inverse(Enclosure(max(lo, Fraction(0)), hi), None, cur, False)
-                if prec is not None:
-                    raise PrecisionError(f"could not certify OptComp at the fixed precision {cur} bits")
+            if not s1_known:
+                le = _decide_S1(ev, f, goal, prob, tq, exact_ok, prec is not None or cur >= 4 * start)
+                if le:
+                    return Inverse(Enclosure.point(0), Fraction(1), cur, True, ev.n)
+                s1_known = le is not None
+            if s1_known:
+                W = _W(prob, f)
+                res = _newton_balls(ev, f, x_hat if x_hat is not None else _X.from_L(L0), goal, W, bits + 4)
+                if res is not None:
+                    x_hat, S, sig, noise, converged = res
+                    # the precision at which the certificate can separate S from tau Z by sigma d
+                    lx = x_hat.log2()
+                    if x_hat.m and sig > 0:
+                        mag = _log2_arb(abs(S) + abs(goal) + x_hat.arb() * sig)
+                        sep = _log2_arb(sig) + lx
+                        need = int(bits + 24 + mag - sep) if math.isfinite(mag - sep) else cur
+                        if prec is None and need > cur and cur < MAXPREC:
+                            cur, raised = min(need, MAXPREC), True
+                    if not raised and x_hat.m:
+                        # t_lo, t_hi = t_hat -+ d, d = (t_hat - 1) 2^-bits
+                        t_lo = x_hat.shifted((1 << bits) - 1, -bits).frac()
+                        t_hi = x_hat.shifted((1 << bits) + 1, -bits).frac()
+                        if certify:
+                            s_lo, _ = ev(f, t_lo)
+                            s_hi, _ = ev(f, t_hi)
+                            if s_lo > goal and s_hi <= goal:
+                                lo = Enclosure.log_of_rational(t_lo, digits + 2).lower
+                                hi = Enclosure.log_of_rational(t_hi, digits + 2).upper
+                                return Inverse(Enclosure(max(lo, Fraction(0)), hi), None, cur, False, ev.n)
+                        elif prec is not None or (converged and noise <= lx - bits):
+                            v = Enclosure.log_of_rational(x_hat.frac(), digits + 2).lower
+                            return Inverse(Enclosure.point(max(v, Fraction(0))), None, cur, False, ev.n)
+            if prec is not None and not raised:
+                what = "certify" if certify else "approximate"
+                raise PrecisionError(f"could not {what} OptComp at the fixed precision {cur} bits")
+        if raised:
+            continue
         if cur >= MAXPREC:
             raise PrecisionError(f"no convergence to {digits} digits (maxprec={MAXPREC} bits)")
         cur = min(2 * cur, MAXPREC)
-

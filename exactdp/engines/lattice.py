@@ -3,9 +3,18 @@
 ``S(t) = sum_m c_m max(u^m - t u^(A-m), 0)`` with ``c_m`` the coefficients of the
 count polynomial ``prod (1 + z^(a_i))`` (FLINT ``fmpz_poly``, equal exponents as
 powers, then a product tree), ``A = sum a_i``; the positive classes are a tail
-``m >= m_hi``, so ``S`` is two polynomial evaluations. Homogeneous: Kairouz-Oh-
-Viswanath's sum (Murtagh-Vadhan Theorem 1.4). Guarantee: exact in the exact
-field, an enclosure in Arb balls (signs at the threshold decided exactly).
+``m >= m_hi``, so with ``T(z) = sum_{m >= m_hi} c_m z^(m - m_hi)``::
+
+    S(t) = u^m_hi T(u) - t u^(A - m_hi) T(1/u),    sigma(t) = u^(A - m_hi) T(1/u)
+
+two evaluations of one integer polynomial (Horner at ``1/u < 1`` adds positive
+terms of decreasing size). Homogeneous: Kairouz-Oh-Viswanath's sum (Murtagh-Vadhan
+Theorem 1.4). Guarantee: exact in the exact field, an enclosure in Arb balls (signs
+at the threshold decided exactly).
+
+The coefficients stay in FLINT (never one Python integer each: for ``k = 10^5``
+equal mechanisms they fill about 1 GB); Arb fields use the polynomial converted
+once per precision (``arb_poly``, cached).
 """
 
 from __future__ import annotations
@@ -14,11 +23,9 @@ import math
 from fractions import Fraction
 from typing import Optional, Sequence
 
-import numpy as np
-
-from .._backend import fmpz_poly
+from .._backend import arb_poly, fmpq, fmpz_poly
 from ..numbers import ExpNum, log_sign_of_product
-from .fields import Field
+from .fields import ArbField, ExactField, Field
 from .structure import Structure
 
 __all__ = ["Lattice"]
@@ -33,30 +40,23 @@ class Lattice(Structure):
 
     def __init__(self, u: ExpNum, coeffs, method: str = "lattice"):
         self.u = u
-        if isinstance(coeffs, fmpz_poly):
-            self.poly = coeffs
-            self._coeffs: Optional[list[int]] = None
-            self.A = coeffs.degree()
-        else:
-            self._coeffs = [int(c) for c in coeffs]
-            self.poly = None
-            self.A = len(self._coeffs) - 1
+        self.poly = coeffs if isinstance(coeffs, fmpz_poly) else fmpz_poly([int(c) for c in coeffs])
+        self.A = max(self.poly.degree(), 0)
         self.method = method
         self._lu = u.flog()
-        self._logc = None
-        self._Z: dict = {}
+        self._coeffs: Optional[list[int]] = None
+        self._arb: dict = {}  # prec -> arb_poly (at most two precisions kept)
+        self._exact: dict = {}  # cached full evaluations in the exact field
 
     @property
     def coeffs(self) -> list[int]:
-        """``c_0..c_A`` as Python integers (built once from the polynomial)."""
+        """``c_0..c_A`` as Python integers (built on first use; for small kernels only)."""
         if self._coeffs is None:
-            self._coeffs = [int(c) for c in self.poly.coeffs()]  # type: ignore[union-attr]
+            self._coeffs = [int(c) for c in self.poly.coeffs()] or [0]
         return self._coeffs
 
     def polynomial(self) -> fmpz_poly:
         """The count polynomial ``sum c_m z^m`` (FLINT)."""
-        if self.poly is None:
-            self.poly = fmpz_poly(self._coeffs)
         return self.poly
 
     @classmethod
@@ -75,9 +75,15 @@ class Lattice(Structure):
         for x, n in groups:
             base = fmpz_poly([1] + [0] * (x - 1) + [1]) if x > 0 else fmpz_poly([2])
             polys.append(base**n)
+        if not polys:
+            polys = [fmpz_poly([1])]
         while len(polys) > 1:  # product tree
             polys = [polys[i] * polys[i + 1] if i + 1 < len(polys) else polys[i] for i in range(0, len(polys), 2)]
         return cls(u, polys[0], method)
+
+    def coefficient(self, m: int) -> int:
+        """``c_m`` (0 outside ``0..A``)."""
+        return int(self.poly[m]) if 0 <= m <= self.A else 0
 
     def loss_classes(self, field: Field) -> list:
         """Classes ``m = 0..A``: ``(c_m, u^m, u^(A-m), [(u, 2m - A)])`` (see :class:`~.structure.Structure`)."""
@@ -91,44 +97,37 @@ class Lattice(Structure):
     def cost(self) -> float:
         return float(self.A + 1)
 
-    def approx_log_S(self, lnt: float) -> float:
-        # log-space, vectorised: S = sum_{m: (2m-A) lu > lnt} c_m u^m (1 - t u^{A-2m})
-        if self._logc is None:
-            self._logc = np.array([_log_int(c) for c in self.coeffs])
-        m = np.arange(self.A + 1, dtype=float)
-        expo = lnt - (2 * m - self.A) * self._lu
-        mask = (expo < 0) & np.isfinite(self._logc)
-        if not mask.any():
-            return float("-inf")
-        x = self._logc[mask] + m[mask] * self._lu + np.log(-np.expm1(expo[mask]))
-        mx = float(x.max())
-        return mx + math.log(float(np.exp(x - mx).sum()))
+    def estimate(self, kind: str, prec: int):
+        from .costs import Estimate, lattice_eval
+
+        q = self.u.exact()
+        ub = float(q.numerator.bit_length() + q.denominator.bit_length()) if q is not None else 64.0
+        hb = float(self.poly.height_bits()) if self.A < 10**8 else 64.0
+        cb = float(self.A + 1) * (hb + 64)
+        return Estimate(0.0, 0.0), lattice_eval(self.A, 0, kind, prec, ub, coeff_bits=cb)
+
+    def _arb_poly(self, prec: int) -> arb_poly:
+        hit = self._arb.get(prec)
+        if hit is None:
+            if len(self._arb) >= 2:  # keep the memory of at most two conversions
+                self._arb.pop(next(iter(self._arb)))
+            hit = self._arb[prec] = arb_poly(self.poly)
+        return hit
 
     def _class_sign(self, m: int, t_num: ExpNum) -> Optional[int]:
         # sign of log(u^(2m - A) / t)
         return log_sign_of_product([(self.u, 2 * m - self.A), (t_num, -1)])
 
-    def evaluate(self, field: Field, t_num: ExpNum, t=None):
-        if t is None:
-            t = field.embed(t_num)
-        A, c = self.A, self.coeffs
-        u = field.embed(self.u)
-        zero = field.rational(Fraction(0))
-        if A == 0 or self.u.is_one():
-            # u = 1: every class has W_S = W_notS = 1, so S = Z (1 - t)_+ with Z = sum c_m;
-            # the sign is that of log(1/t), decided exactly when t allows it.
-            Z = field.rational(Fraction(sum(c)))
-            one = field.rational(Fraction(1))
-            sg = log_sign_of_product([(t_num, -1)])
-            if sg is None:
-                return field.pos(Z * (one - t)), zero
-            if sg > 0:
-                return Z * (one - t), Z
-            return zero, zero
-        # locate the threshold: class m is positive iff (2m - A) log u > log t
-        guess = (A + t_num.flog() / self._lu) / 2 if self._lu > 0 else A + 1
-        m = min(max(int(math.floor(guess)), 0), A + 1)
-        # walk to the first certainly-positive class m_hi; collect undecided ones
+    def threshold(self, t_num: ExpNum) -> tuple[int, list[int]]:
+        """``(m_hi, undecided)``: classes ``m >= m_hi`` are positive at ``t`` (decided exactly);
+        ``undecided`` lists classes below whose sign cannot be decided (Computable ``t`` only)."""
+        A = self.A
+        lt = t_num.flog()
+        if self._lu > 0 and math.isfinite(lt):
+            guess = (A + lt / self._lu) / 2
+            m = A + 1 if guess > A + 1 else (0 if guess < 0 else int(math.floor(guess)))
+        else:
+            m = A + 1 if lt > 0 else 0
         undecided: list[int] = []
 
         def sg(mm: int) -> Optional[int]:
@@ -146,36 +145,89 @@ class Lattice(Structure):
                     undecided.append(m)
                 m += 1
         m_hi = m
-        # classes just below m_hi that are undecided (Computable t) are enclosed with pos()
         mm = m_hi - 1
         while mm >= 0 and mm not in undecided and sg(mm) is None:
             undecided.append(mm)
             mm -= 1
-        tail = c[m_hi:]
-        if tail:
-            s1 = field.polyval(tail, u)
+        return m_hi, undecided
+
+    def _tail_values(self, field: Field, m_hi: int, u):
+        """``(T(u), T(1/u))`` for the tail ``T`` from ``m_hi`` (see the module docstring)."""
+        if isinstance(field, ExactField):
+            from .._backend import mpq
+
+            uq = fmpq(int(u.numerator), int(u.denominator))
+            inv = 1 / uq
+            if m_hi <= self.A // 2:
+                # copy the shorter head and subtract: exact, no cancellation to fear
+                full = self._exact.get("full")
+                if full is None or full[0] != uq:
+                    full = (uq, self.poly(uq), self.poly(inv))
+                    self._exact["full"] = full
+                head = self.poly.truncate(m_hi) if m_hi else fmpz_poly([])
+                hu, hi_ = (head(uq), head(inv)) if m_hi else (fmpq(0), fmpq(0))
+                a = (full[1] - hu) * inv**m_hi
+                b = (full[2] - hi_) * uq**m_hi
+            else:
+                tail = self.poly.right_shift(m_hi)
+                a, b = tail(uq), tail(inv)
+            return mpq(int(a.p), int(a.q)), mpq(int(b.p), int(b.q))
+        if isinstance(field, ArbField):
+            tail = self._arb_poly(field.prec)
             if m_hi:
-                s1 = s1 * _power(field, u, m_hi)
-            s2 = field.polyval(tail[::-1], u)
+                tail = tail.right_shift(m_hi)
+            return tail(u), tail(1 / u)
+        # other fields (mpmath): through Arb at the field's precision, then the midpoint
+        from .._backend import workprec
+
+        with workprec(field.prec + 20):  # type: ignore[attr-defined]
+            ua = self.u.arb(field.prec + 20)  # type: ignore[attr-defined]
+            a, b = self._tail_values(ArbField(field.prec + 20), m_hi, ua)  # type: ignore[attr-defined]
+            return _arb_to_field(field, a), _arb_to_field(field, b)
+
+    def evaluate(self, field: Field, t_num: ExpNum, t=None):
+        if t is None:
+            t = field.embed(t_num)
+        A = self.A
+        zero = field.rational(Fraction(0))
+        if A == 0 or self.u.is_one():
+            # u = 1: every class has W_S = W_notS = 1, so S = Z (1 - t)_+ with Z = sum c_m;
+            # the sign is that of log(1/t), decided exactly when t allows it.
+            Z = field.rational(Fraction(sum(self.coeffs)))
+            one = field.rational(Fraction(1))
+            sg = log_sign_of_product([(t_num, -1)])
+            if sg is None:
+                return field.pos(Z * (one - t)), zero
+            if sg > 0:
+                return Z * (one - t), Z
+            return zero, zero
+        u = field.embed(self.u)
+        m_hi, undecided = self.threshold(t_num)
+        if m_hi <= A:
+            tu, tinv = self._tail_values(field, m_hi, u)
+            s1 = tu * _power(field, u, m_hi)
+            s2 = tinv * _power(field, u, A - m_hi)
             s = s1 - t * s2
             sig = s2
         else:
             s = zero
             sig = zero
         for mm in undecided:
-            if c[mm]:
-                term = c[mm] * (_power(field, u, mm) - t * _power(field, u, A - mm))
+            c = self.coefficient(mm)
+            if c:
+                term = c * (_power(field, u, mm) - t * _power(field, u, A - mm))
                 s += field.pos(term)
         return s, sig
 
 
-def _log_int(c: int) -> float:
-    return math.log(c) if c > 0 else float("-inf")
+def _arb_to_field(field: Field, x):
+    import mpmath
+
+    m, e = x.mid().man_exp()
+    return mpmath.mpf((int(m), int(e)))
 
 
 def _power(field: Field, x, n: int):
     if n == 0:
         return field.rational(Fraction(1))
     return x**n
-
-

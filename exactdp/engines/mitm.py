@@ -1,126 +1,340 @@
-"""The meet-in-the-middle kernel for arbitrary values: ``O(k 2^(k/2))``.
+"""The meet-in-the-middle kernel for arbitrary values: ``O(k 2^(k/2))`` at worst.
 
-Guarantee: exact in the exact field, an enclosure in Arb balls; classes near
-the threshold are decided by the field and, where a ball straddles, exactly.
+The mechanisms (as groups: a distinct value ``v_j`` with its count ``n_j``) are split
+into two halves, each group's count shared between them. Each half is a list of
+*classes*: subsets of the half counted up to which copies of a value they take,
+then merged when their likelihood ratios ``W_X / W_notX`` are equal *exactly*
+(:func:`ratio_keys`). A subset ``S = A u B`` contributes iff
+``d_A + d_B > ln t`` (``d_X = ln W_X - ln W_notX``); the right half is sorted by ``d``
+and carries suffix sums of ``W_B`` and ``W_notB``, so each left class costs O(1)
+field operations, plus the few right classes within a float margin of the
+threshold, decided by the field's sign test and, when a ball straddles 0, by the
+exact symbolic rule.
+
+Merging matters twice: ``k`` equal mechanisms make ``k + 1`` classes instead of
+``2^k`` subsets, and a threshold ``t`` at a breakpoint (say ``t = 1`` with
+mechanisms of ``eps = 0``) meets a handful of tied classes instead of a number
+exponential in ``k`` (the cause of issue 16, item 2).
+
+Guarantee: exact in the exact field, an enclosure in Arb balls.
 """
 
 from __future__ import annotations
 
 import math
 from fractions import Fraction
+from math import gcd
 from typing import Optional, Sequence
 
 import numpy as np
 
-from ..numbers import ExpNum, RatExp, log_sign_of_product
+from ..numbers import ExpNum, RatExp, Root, log_sign_of_product
 from .fields import Field
+from .grouped import binomial_row
 from .structure import Structure
 
-__all__ = ["MITM"]
+__all__ = ["MITM", "ratio_keys", "coprime_base", "split_groups"]
 
 
-class MITM(Structure):
-    """Meet in the middle over two halves ``L``, ``R`` of the mechanisms.
+# --------------------------------------------------------------------------
+# exact keys of likelihood ratios
 
-    For a subset ``S = A u B`` (``A`` in L, ``B`` in R) the term is positive iff
-    ``d_A + d_B > log t`` where ``d_X = log W_X - log W_{notX}``. ``R`` is sorted
-    by a float key of ``d_B``; for each ``A``, classes far from the threshold
-    (beyond a margin ``mu`` a million times the worst-case float error of the
-    keys) are classified by the keys, the few inside the margin by the field's
-    own sign test and, if a ball straddles 0, by an exact symbolic decision.
-    Suffix sums of ``W_B`` and ``W_notB`` over the sorted ``R`` give each ``A``'s
-    contribution in O(1).
-    """
 
-    method = "mitm"
-
-    def __init__(self, ws: Sequence[ExpNum]):
-        self.ws = list(ws)
-        k = len(self.ws)
-        self.k = k
-        half = k // 2
-        self.L = self.ws[:half]
-        self.R = self.ws[half:]
-        self._cache: dict = {}
-        lw = [x.flog() for x in self.ws]
-        self._lw = lw
-        self._abs_sum = math.fsum(abs(v) for v in lw)
-        # Exact integer keys when every eps_i is a rational eps (w_i = e^{r_i}):
-        # d_X = (sum_X n_i - sum_notX n_i) / L with n_i = r_i L integers.
-        self._L: Optional[int] = None
-        if all(isinstance(x, RatExp) and x.q == 1 for x in self.ws):
-            L = 1
-            for x in self.ws:
-                L = L * x.r.denominator // math.gcd(L, x.r.denominator)
-            n = [int(x.r * L) for x in self.ws]
-            if 2 * sum(n) < 2 ** 62:
-                self._L = L
-                self._il = self._int_keys(n[:half])
-                self._ir = self._int_keys(n[half:])
-        if self._L is not None:
-            self._order_r = np.argsort(self._ir, kind="stable")
-            self._ir_sorted = self._ir[self._order_r]
-            step = 1.0 / self._L
-            self._fl = self._il.astype(float) * step
-            self._fr = self._ir.astype(float) * step
-            self._fr_sorted = self._ir_sorted.astype(float) * step  # monotone in the integer order
+def coprime_base(nums: Sequence[int]) -> list[int]:
+    """Pairwise coprime integers > 1 of which every ``nums[i]`` is a product (a coprime
+    base, by gcd refinement; no factoring). Guarantee: exact. Raises: nothing."""
+    base: list[int] = []
+    todo = [int(abs(x)) for x in nums]
+    while todo:
+        y = todo.pop()
+        if y <= 1:
+            continue
+        for i, b in enumerate(base):
+            g = gcd(y, b)
+            if g > 1:
+                base.pop(i)
+                todo.extend([b // g, g, y // g])
+                break
         else:
-            self._fl = self._float_keys(lw[:half])
-            self._fr = self._float_keys(lw[half:])
-            self._order_r = np.argsort(self._fr, kind="stable")
-            self._fr_sorted = self._fr[self._order_r]
+            base.append(y)
+    return sorted(set(base))
 
-    @staticmethod
-    def _int_keys(n: Sequence[int]) -> np.ndarray:
-        d = np.array([-sum(n)], dtype=np.int64)
-        for v in n:
-            d = np.concatenate([d, d + 2 * v])
-        return d
 
-    @staticmethod
-    def _float_keys(lw: Sequence[float]) -> np.ndarray:
-        # d_X = sum_{i in X} l_i - sum_{i not in X} l_i for all masks X (bit i = element i)
-        d = np.array([-math.fsum(lw)])
-        for l in lw:
-            d = np.concatenate([d, d + 2 * l])
-        return d
+def _valuation(x: int, b: int) -> int:
+    e = 0
+    while x % b == 0:
+        x //= b
+        e += 1
+    return e
 
-    def loss_classes(self, field: Field) -> list:
-        """Every subset as a class (the brute-force classes; ``k <= 20``)."""
-        from ..errors import CostTooHigh
-        from .grouped import Grouped
 
-        if self.k > 20:
-            raise CostTooHigh("mechanisms", f"the privacy-loss classes of {self.k} incommensurable mechanisms number "
-                              f"2^{self.k}; refused above 2^20", estimate=2.0**self.k, limit=2**20,
-                              alternative="mechanisms on a common lattice (rational eps)")
-        return Grouped([(x, 1) for x in self.ws], "brute").loss_classes(field)
+def _rank_rows(M: list[list[Fraction]]) -> list[int]:
+    """Indices of a maximal set of linearly independent rows of ``M`` (exact)."""
+    rows: list[list[Fraction]] = []
+    pivots: list[int] = []
+    keep: list[int] = []
+    for idx, r in enumerate(M):
+        v = [Fraction(x) for x in r]
+        for pr, pc in zip(rows, pivots):
+            if v[pc]:
+                f = v[pc] / pr[pc]
+                v = [a - f * b for a, b in zip(v, pr)]
+        nz = next((c for c, x in enumerate(v) if x), None)
+        if nz is not None:
+            rows.append(v)
+            pivots.append(nz)
+            keep.append(idx)
+    return keep
 
-    def cost(self) -> float:
-        return float(2 ** len(self.L) + 2 ** len(self.R)) * max(1, self.k)
 
-    def _margin(self, lnt: float) -> float:
-        return 1e-9 * (1.0 + self._abs_sum + abs(lnt))
+def ratio_keys(values: Sequence[ExpNum]) -> Optional[list[list[int]]]:
+    """Integer vectors ``key[j]`` (one per value) such that ``prod values[j]^(e_j) = 1``
+    exactly iff ``sum e_j key[j] = 0``, for integer exponents ``e``; ``None`` when
+    no exact relation can be decided (e.g. a Computable value, which is then
+    treated as independent of the others).
 
-    def _half_values(self, field: Field, xs: Sequence[ExpNum]):
+    ``q e^r`` (RatExp) and ``n^(1/D)`` (Root): the product is ``alpha e^R`` with
+    ``alpha`` algebraic and ``R`` rational; by Lindemann-Weierstrass it is 1 iff
+    ``R = 0`` and ``alpha = 1``, and ``alpha^L = 1`` (``L`` the lcm of the D) iff every
+    exponent over a coprime base of the rationals involved is 0. The rows of the key
+    are those exponents and ``R`` (scaled to integers), reduced to independent rows.
+
+    Guarantee: exact. Raises: nothing.
+    """
+    vals = list(values)
+    if not vals:
+        return []
+    L = 1
+    for x in vals:
+        if isinstance(x, Root):
+            L = L * x.D // gcd(L, x.D)
+    nums: list[int] = []
+    parts = []  # (rational whose L-th-power scaled log, scale, r)
+    for x in vals:
+        if isinstance(x, RatExp):
+            parts.append((x.q, L, x.r))
+        elif isinstance(x, Root):
+            parts.append((x.n, L // x.D, Fraction(0)))
+        else:
+            parts.append(None)
+        if parts[-1] is not None:
+            q = parts[-1][0]
+            nums.extend([q.numerator, q.denominator])
+    base = coprime_base(nums)
+    rows: list[list[int]] = []
+    for b in base:
+        rows.append([(_valuation(p[0].numerator, b) - _valuation(p[0].denominator, b)) * p[1] if p is not None else 0
+                     for p in parts])
+    den = 1
+    for p in parts:
+        if p is not None:
+            den = den * p[2].denominator // gcd(den, p[2].denominator)
+    rows.append([int(p[2] * den) if p is not None else 0 for p in parts])
+    for j, p in enumerate(parts):  # a Computable: its own independent coordinate
+        if p is None:
+            rows.append([1 if i == j else 0 for i in range(len(parts))])
+    keep = _rank_rows([[Fraction(v) for v in r] for r in rows])
+    rows = [rows[i] for i in keep] or [[0] * len(vals)]
+    return [[r[j] for r in rows] for j in range(len(vals))]
+
+
+# --------------------------------------------------------------------------
+# halves
+
+
+def split_groups(groups: Sequence[tuple[ExpNum, int]]) -> tuple[list[tuple[ExpNum, int]], list[tuple[ExpNum, int]]]:
+    """Share each group's count between two halves so that their class counts
+    ``prod (n_j + 1)`` are about equal. Guarantee: exact (a partition). Raises: nothing."""
+    left: list[tuple[ExpNum, int]] = []
+    right: list[tuple[ExpNum, int]] = []
+    cl = cr = 1.0
+    for v, n in sorted(groups, key=lambda g: -g[1]):
+        if n >= 2:
+            a = n // 2
+            b = n - a
+            if cl > cr:
+                a, b = b, a
+            if a:
+                left.append((v, a))
+            right.append((v, b))
+            cl *= a + 1
+            cr *= b + 1
+        elif cl <= cr:
+            left.append((v, n))
+            cl *= n + 1
+        else:
+            right.append((v, n))
+            cr *= n + 1
+    return left, right
+
+
+def half_classes(groups: Sequence[tuple[ExpNum, int]]) -> float:
+    """Number of classes (before merging) of one half. Guarantee: exact. Raises: nothing."""
+    c = 1.0
+    for _, n in groups:
+        c *= n + 1
+    return c
+
+
+class _Half:
+    """The classes of one half, merged by exact ratio and sorted by their float key ``d``."""
+
+    def __init__(self, groups: Sequence[tuple[ExpNum, int]], keys: Optional[dict]):
+        self.groups = [(v, int(n)) for v, n in groups if n > 0]
+        g = len(self.groups)
+        # raw classes: exponent vectors m (0..n_j), in the order the field values are built
+        ms = np.zeros((1, g), dtype=np.int64)
+        cnt = np.ones(1, dtype=object)
+        for j, (_, n) in enumerate(self.groups):
+            blocks = []
+            cblocks = []
+            row = binomial_row(n)
+            for m in range(n + 1):
+                b = ms.copy()
+                b[:, j] = m
+                blocks.append(b)
+                cblocks.append(cnt * row[m])
+            ms = np.concatenate(blocks) if blocks else ms
+            cnt = np.concatenate(cblocks) if cblocks else cnt
+        self.raw = len(ms)
+        ns = np.array([n for _, n in self.groups], dtype=np.int64)
+        e = 2 * ms - ns  # exponents of the ratio W_X / W_notX
+        logs = np.array([v.flog() for v, _ in self.groups], dtype=float)
+        # the float keys' error is a few ulps of sum n_j fmag(v_j) (fmag: |ln q| + |r| for q e^r)
+        self.abs_sum = float(np.array([v.fmag() for v, _ in self.groups]) @ ns) if g else 0.0
+        with np.errstate(invalid="ignore"):
+            d = e.astype(float) @ logs if g else np.zeros(len(ms))
+        # merge classes whose ratios are exactly equal (equal exact keys)
+        if keys is not None and g:
+            K = np.array([keys[v] for v, _ in self.groups], dtype=object)  # g x r
+            small = max((abs(int(x)) for x in K.ravel()), default=0) * max(int(ns.sum()), 1) < 2**62
+            kk = e @ K.astype(np.int64) if small else e.astype(object) @ K
+            seen: dict = {}
+            inv = np.empty(len(ms), dtype=np.int64)
+            for i, row in enumerate(kk.tolist()):
+                inv[i] = seen.setdefault(tuple(row), len(seen))
+            rep = np.zeros(len(seen), dtype=np.int64)
+            rep[inv[::-1]] = np.arange(len(ms))[::-1]  # first member of each merged class
+            mcnt = [0] * len(seen)
+            for i, c in zip(inv.tolist(), cnt.tolist()):
+                mcnt[i] += c
+        else:
+            rep = np.arange(len(ms))
+            mcnt = cnt.tolist()
+        order = np.argsort(d[rep], kind="stable")
+        self.rep = rep[order]  # raw index of each merged class, sorted by d
+        self.count = [int(mcnt[i]) for i in order.tolist()]
+        self.d = d[self.rep]
+        self.e = e[self.rep]
+        self.logcount = np.array([math.log(c) for c in self.count])
+
+    def __len__(self) -> int:
+        return len(self.rep)
+
+    def reorder(self, order) -> None:
+        """Put the merged classes in ``order`` (a permutation)."""
+        self.rep = self.rep[order]
+        self.count = [self.count[i] for i in order.tolist()]
+        self.d = self.d[order]
+        self.e = self.e[order]
+        self.logcount = self.logcount[order]
+
+    def values(self, field: Field):
+        """``(count * W_X, count * W_notX)`` per merged class, in field elements."""
         one = field.rational(Fraction(1))
         ws = [one]
         wn = [one]
-        for x in xs:
-            e = field.embed(x)
-            ws, wn = ws + [v * e for v in ws], [v * e for v in wn] + wn
-        return ws, wn
+        for v, n in self.groups:
+            x = field.embed(v)
+            pw = [one]
+            for _ in range(n):
+                pw.append(pw[-1] * x)
+            ws = [a * pw[m] for m in range(n + 1) for a in ws]
+            wn = [a * pw[n - m] for m in range(n + 1) for a in wn]
+        reps = self.rep.tolist()
+        return ([c * ws[i] for c, i in zip(self.count, reps)], [c * wn[i] for c, i in zip(self.count, reps)])
+
+    def factors(self, pos: int) -> list[tuple[ExpNum, int]]:
+        return [(v, int(x)) for (v, _), x in zip(self.groups, self.e[pos].tolist())]
+
+
+class MITM(Structure):
+    """Meet in the middle over two halves of the groups (see the module docstring)."""
+
+    method = "mitm"
+
+    def __init__(self, groups: Sequence, *, keys: bool = True):
+        gl = list(groups)
+        if gl and not isinstance(gl[0], tuple):  # a list of values, one per mechanism
+            merged: dict = {}
+            for x in gl:
+                merged[x] = merged.get(x, 0) + 1
+            gl = list(merged.items())
+        self.groups = [(v, int(n)) for v, n in gl]
+        self.k = sum(n for _, n in self.groups)
+        left, right = split_groups(self.groups)
+        kv = ratio_keys([v for v, _ in self.groups]) if keys else None
+        kd = {v: kv[j] for j, (v, _) in enumerate(self.groups)} if kv is not None else None
+        self.Lh = _Half(left, kd)
+        self.Rh = _Half(right, kd)
+        self._abs_sum = self.Lh.abs_sum + self.Rh.abs_sum
+        self._cache: dict = {}
+        # exact integer keys when every value is e^{r_i} (rational eps): d_X = n_X / den
+        self._den: Optional[int] = None
+        if all(isinstance(v, RatExp) and v.q == 1 for v, _ in self.groups) and self.groups:
+            den = 1
+            for v, _ in self.groups:
+                den = den * v.r.denominator // gcd(den, v.r.denominator)  # type: ignore[attr-defined]
+            nv = [int(v.r * den) for v, _ in self.groups]  # type: ignore[attr-defined]
+            if sum(abs(x) * n for x, (_, n) in zip(nv, self.groups)) < 2**62:
+                self._den = den
+                idx = {v: i for i, (v, _) in enumerate(self.groups)}
+                self._il = self.Lh.e @ np.array([nv[idx[v]] for v, _ in self.Lh.groups], dtype=np.int64) \
+                    if self.Lh.groups else np.zeros(len(self.Lh), dtype=np.int64)
+                ir = self.Rh.e @ np.array([nv[idx[v]] for v, _ in self.Rh.groups], dtype=np.int64) \
+                    if self.Rh.groups else np.zeros(len(self.Rh), dtype=np.int64)
+                order = np.argsort(ir, kind="stable")  # the exact order (the float one may swap near-ties)
+                self.Rh.reorder(order)
+                self._ir = ir[order]
+
+    def cost(self) -> float:
+        return float(len(self.Lh) + len(self.Rh)) * max(1, len(self.groups))
+
+    def estimate(self, kind: str, prec: int):
+        from .costs import mitm_cost
+
+        def bits(v):
+            q = v.exact()
+            return float(q.numerator.bit_length() + q.denominator.bit_length()) if q is not None else 64.0
+
+        wb = sum(bits(v) * n for v, n in self.groups) / 2
+        cb = 0.73 * max(sum(n for _, n in self.Lh.groups if n > 1), sum(n for _, n in self.Rh.groups if n > 1))
+        return mitm_cost(float(len(self.Lh)), float(len(self.Rh)), len(self.groups), kind, prec, wb, cb)
+
+    def loss_classes(self, field: Field) -> list:
+        """Every class of the composition (the grouped kernel's classes; refused above 2^20)."""
+        from ..errors import CostTooHigh
+        from .grouped import Grouped
+
+        g = Grouped(self.groups)
+        if g.cost() > 2**20:
+            raise CostTooHigh("mechanisms", f"the privacy-loss classes of these {self.k} mechanisms number "
+                              f"{g.cost():.3g}; refused above 2^20", estimate=g.cost(), limit=2**20,
+                              alternative="mechanisms on a common lattice (rational eps)")
+        return g.loss_classes(field)
+
+    def _margin(self, lnt: float) -> float:
+        # a million times the float error of d_A + d_B - ln t (relative: keys of mechanisms
+        # with eps ~ 1e-12 are that small, and an absolute margin would put them all in the band)
+        return 1e-9 * (self._abs_sum + abs(lnt)) + 1e-300
 
     def _prepared(self, field: Field):
         key = (field.name, getattr(field, "prec", None))
         hit = self._cache.get(key)
         if hit is not None:
             return hit
-        la, lna = self._half_values(field, self.L)
-        rb, rnb = self._half_values(field, self.R)
-        order = self._order_r
-        rb = [rb[i] for i in order]
-        rnb = [rnb[i] for i in order]
+        la, lna = self.Lh.values(field)
+        rb, rnb = self.Rh.values(field)
         zero = field.rational(Fraction(0))
         n = len(rb)
         suf_b = [zero] * (n + 1)
@@ -136,36 +350,36 @@ class MITM(Structure):
         self._cache = {key: prep}
         return prep
 
-    def _symbolic_sign(self, a_mask: int, b_pos: int, t_num: ExpNum) -> Optional[int]:
-        b_mask = int(self._order_r[b_pos])
-        facs = []
-        for i, x in enumerate(self.L):
-            facs.append((x, 1 if (a_mask >> i) & 1 else -1))
-        for i, x in enumerate(self.R):
-            facs.append((x, 1 if (b_mask >> i) & 1 else -1))
-        facs.append((t_num, -1))
-        return log_sign_of_product(facs)
+    def _symbolic_sign(self, a: int, b: int, t_num: ExpNum) -> Optional[int]:
+        facs: dict = {}
+        for v, e in self.Lh.factors(a) + self.Rh.factors(b):
+            facs[v] = facs.get(v, 0) + e
+        return log_sign_of_product(list(facs.items()) + [(t_num, -1)])
+
+    def _thresholds(self, t_num: ExpNum):
+        lnt = t_num.flog()
+        if self._den is not None and isinstance(t_num, RatExp) and t_num.q == 1 and not t_num.approximate:
+            # exact: positive iff n_A + n_B > t.r * den  iff  n_A + n_B > floor(t.r * den)
+            tl = t_num.r * self._den
+            T = tl.numerator // tl.denominator
+            if abs(T) < 2**62:
+                hi = np.searchsorted(self._ir, T - self._il, side="right")
+                return hi, hi
+        mu = self._margin(lnt) if math.isfinite(lnt) else 0.0
+        theta = lnt - self.Lh.d
+        hi = np.searchsorted(self.Rh.d, theta + mu, side="right")
+        lo = np.searchsorted(self.Rh.d, theta - mu, side="left")
+        return hi, lo
 
     def evaluate(self, field: Field, t_num: ExpNum, t=None):
         if t is None:
             t = field.embed(t_num)
         la, lna, rb, rnb, suf_b, suf_nb = self._prepared(field)
-        lnt = t_num.flog()
-        if self._L is not None and isinstance(t_num, RatExp) and t_num.q == 1:
-            # exact: positive iff n_A + n_B > t.r * L  iff  n_A + n_B > floor(t.r * L)
-            tl = t_num.r * self._L
-            T = tl.numerator // tl.denominator
-            hi = np.searchsorted(self._ir_sorted, T - self._il, side="right")
-            lo = hi
-        else:
-            mu = self._margin(lnt)
-            theta = lnt - self._fl  # B positive iff d_B > theta_A
-            hi = np.searchsorted(self._fr_sorted, theta + mu, side="right")
-            lo = np.searchsorted(self._fr_sorted, theta - mu, side="left")
+        hi, lo = self._thresholds(t_num)
         zero = field.rational(Fraction(0))
         n = len(rb)
-        g1 = {}
-        g2 = {}
+        g1: dict = {}
+        g2: dict = {}
         s_band = zero
         sig_band = zero
         hi_l = hi.tolist()
@@ -196,25 +410,29 @@ class MITM(Structure):
             s2 += g2[h] * suf_nb[h]
         return s1 - t * s2 + s_band, s2 + sig_band
 
-    def approx_log_S(self, lnt: float) -> float:
+    def approx(self, lnt: float) -> tuple[float, float]:
         # numpy float64 in a scaled log domain: W_S = sqrt(W) e^{d/2}, W_notS = sqrt(W) e^{-d/2},
-        # S(t)/sqrt(W) = sum_A [e^{d_A/2} SE(h_A) - t e^{-d_A/2} SN(h_A)], every exponential scaled to <= 1.
-        dl = self._fl
-        dr = self._fr_sorted
-        ma = 0.5 * float(np.abs(dl).max())
-        mb = 0.5 * float(np.abs(dr).max())
-        h = np.searchsorted(dr, lnt - dl, side="right")
-        se = np.concatenate([np.cumsum(np.exp(0.5 * dr - mb)[::-1])[::-1], [0.0]])
-        sn = np.concatenate([np.cumsum(np.exp(-0.5 * dr - mb)[::-1])[::-1], [0.0]])
-        pos = float(np.dot(np.exp(0.5 * dl - ma), se[h]))
-        neg = float(np.dot(np.exp(-0.5 * dl - ma), sn[h]))
+        # S / sqrt(W) = sum_A c_A [e^{d_A/2} SE(h_A) - t e^{-d_A/2} SN(h_A)], exponentials scaled to <= 1
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            dl, dr = self.Lh.d, self.Rh.d
+            cl, cr = self.Lh.logcount, self.Rh.logcount
+            ma = 0.5 * float(np.abs(dl).max()) + float(cl.max())
+            mb = 0.5 * float(np.abs(dr).max()) + float(cr.max())
+            if not (math.isfinite(ma) and math.isfinite(mb) and math.isfinite(lnt)):
+                return float("-inf"), 0.0
+            h = np.searchsorted(dr, lnt - dl, side="right")
+            se = np.concatenate([np.cumsum(np.exp(cr + 0.5 * dr - mb)[::-1])[::-1], [0.0]])
+            sn = np.concatenate([np.cumsum(np.exp(cr - 0.5 * dr - mb)[::-1])[::-1], [0.0]])
+            pos = float(np.dot(np.exp(cl + 0.5 * dl - ma), se[h]))
+            neg = float(np.dot(np.exp(cl - 0.5 * dl - ma), sn[h]))
         if pos <= 0:
-            return float("-inf")
-        if neg > 0:
-            v = lnt + math.log(neg)
-            if v > 700 or math.exp(v) >= pos:
-                return float("-inf")
-            pos -= math.exp(v)
-        return math.log(pos) + ma + mb + 0.5 * math.fsum(self._lw)
+            return float("-inf"), 0.0
+        tn = lnt + math.log(neg) if neg > 0 else -math.inf
+        if tn > 700 or math.exp(tn) >= pos:
+            return float("-inf"), 0.0
+        rest = pos - math.exp(tn)
+        ls = math.log(rest) + ma + mb + 0.5 * (self._log_W())
+        return ls, -math.exp(tn) / rest
 
-
+    def _log_W(self) -> float:
+        return math.fsum(n * v.flog() for v, n in self.groups)

@@ -31,8 +31,6 @@ decided exactly from the symbolic description of the term
 
 from __future__ import annotations
 
-import math
-
 from ..numbers import ExpNum
 from .fields import Field
 
@@ -63,16 +61,42 @@ class Structure:
         Used by the privacy profile's trade-off curve. Raises: CostTooHigh when too many."""
         raise NotImplementedError
 
-    def approx_log_S(self, lnt: float) -> float:
-        """``log S(e^lnt)`` approximately (``-inf`` for 0). Guarantee: approximate."""
+    def estimate(self, kind: str, prec: int):
+        """``(build, one evaluation)``: :class:`~exactdp.engines.costs.Estimate` of preparing this
+        kernel in an arithmetic (``kind``: ``"exact"`` or ``"arb"`` at ``prec`` bits) and of one
+        evaluation of S there. Guarantee: approximate (upper estimates). Raises: nothing."""
+        from .costs import Estimate
+
+        return Estimate(0.0, 0.0), Estimate(0.0, 0.0)
+
+    def approx(self, lnt: float) -> tuple[float, float]:
+        """``(ln S(e^lnt), d ln S / d lnt)`` approximately; ``(-inf, 0)`` where S = 0.
+
+        Guarantee: approximate (used only to choose where the rigorous search starts).
+        This default evaluates the kernel in Arb balls at 64 bits, raising the precision
+        (to 1024 bits) while the ball of S cannot tell S from 0; kernels with a cheaper
+        floating-point form override it.
+        """
         from .._backend import workprec
         from .fields import ArbField
 
-        f = ArbField(96)
-        with workprec(96):
-            s, _ = self.evaluate(f, _ApproxExp(lnt))
-            v = float(s.mid())
-        return math.log(v) if v > 0 else float("-inf")
+        tn = _ApproxExp(lnt)
+        prec = 64
+        while True:
+            f = ArbField(prec)
+            with workprec(prec):
+                s, sig = self.evaluate(f, tn)
+                if s > 0:
+                    ls = s.log()
+                    slope = -(sig * tn.arb(prec) / s)
+                    return float(ls.mid()), float(slope.mid())
+                if not (s.lower() < 0 < s.upper()) or prec >= 1024:
+                    return float("-inf"), 0.0
+            prec *= 4
+
+    def approx_log_S(self, lnt: float) -> float:
+        """``ln S(e^lnt)`` approximately (``-inf`` for 0). Guarantee: approximate."""
+        return self.approx(lnt)[0]
 
 
 class _ApproxExp(ExpNum):

@@ -38,6 +38,14 @@ def _fmpq(x: Fraction) -> fmpq:
     return fmpq(x.numerator, x.denominator)
 
 
+def _ffloat(x: Fraction) -> float:
+    """``float(x)``, or ``+-inf`` beyond the float range (``float(Fraction(10**400))`` raises)."""
+    try:
+        return float(x)
+    except OverflowError:
+        return math.inf if x > 0 else -math.inf
+
+
 def _flog_fraction(q: Fraction) -> float:
     """log of a positive rational, with relative error a few ulps of ``|log q|``.
 
@@ -127,10 +135,10 @@ class RatExp(ExpNum):
         return self._lq
 
     def flog(self) -> float:
-        return self._logq() + float(self.r)
+        return self._logq() + _ffloat(self.r)
 
     def fmag(self) -> float:
-        return abs(self._logq()) + abs(float(self.r))
+        return abs(self._logq()) + abs(_ffloat(self.r))
 
     def exact(self) -> Optional[Fraction]:
         return self.q if self.r == 0 else None
@@ -259,12 +267,13 @@ def log_sign_of_product(factors: Iterable[tuple[ExpNum, int]], *, maxprec: int =
     # carries an absolute error below 1e-15 * sum |e| fmag(x); outside a margin
     # a million times larger the float sign is the true sign.
     fl = [e * x.flog() for x, e in factors]
-    approx = math.fsum(fl)
-    margin = 1e-9 * (1.0 + math.fsum(abs(e) * x.fmag() for x, e in factors))
-    if approx > margin:
-        return 1
-    if approx < -margin:
-        return -1
+    if all(math.isfinite(v) for v in fl):  # beyond the float range (eps = 1e400): straight to the exact rules
+        approx = math.fsum(fl)
+        margin = 1e-9 * (1.0 + math.fsum(abs(e) * x.fmag() for x, e in factors))
+        if approx > margin:
+            return 1
+        if approx < -margin:
+            return -1
     if any(x.approximate for x, _ in factors):
         return None  # an approximate search point: no escalation
     if not all(isinstance(x, (RatExp, Root)) for x, _ in factors):

@@ -158,9 +158,34 @@ def chain_bound(c: object) -> Fraction:
     return q
 
 
+#: Largest root index D of Lemma 4.9 accepted: the chain's exact radical arithmetic
+#: grows with D (measured on 2 cores: [2, 3, 6] takes 3.4 s at D = 3.6e4 with c = 1.0001,
+#: 141 s at D = 3.6e5 with c = 1.00001; about D^1.6).
+MAX_CHAIN_D = 100_000
+_CHAIN_SECONDS_AT_36K = 3.4
+
+
 def _least_D(Z: int, base: Fraction, m: int) -> int:
-    """Least integer ``D >= 0`` with ``Z <= base^(D/m)``, i.e. ``ceil(m log_base Z)``. Guarantee: exact."""
+    """Least integer ``D >= 0`` with ``Z <= base^(D/m)``, i.e. ``ceil(m log_base Z)``. Guarantee: exact.
+
+    Raises:
+        InvalidArgument: ``D`` above :data:`MAX_CHAIN_D` (a constant ``c`` too close to 1 for
+            these ``z_i``: a size too large for the method; the message gives the least ``c``
+            that fits and the estimated time; decided in floating point before any power is built).
+    """
     p, q = base.numerator, base.denominator
+    lb = math.log(p) - math.log(q)
+    est = m * math.log(Z) / lb if Z > 1 else 0.0
+    if est > MAX_CHAIN_D:
+        need = math.exp(m * math.log(Z) / MAX_CHAIN_D)  # the base (the chain's c) that meets the limit
+        sec = _CHAIN_SECONDS_AT_36K * (est / 3.6e4) ** 1.6
+        alt = f"a constant c >= {need:.6g} (c = 2, the default, gives D = {math.ceil(m * math.log(Z) / math.log(2))})"
+        raise InvalidArgument(
+            "c",
+            f"at least {need:.6g} for these z_i: Lemma 4.9 takes w_i = z_i^(1/D) with D = ceil(log_c prod z_i), "
+            f"here about {est:.3g} (limit {MAX_CHAIN_D}; the exact radicals would take about {sec:.3g} s); use {alt}",
+            str(base),
+        )
     Zm = Z ** m
 
     def ok(D: int) -> bool:  # Z^m <= (p/q)^D  <=>  Z^m q^D <= p^D

@@ -501,14 +501,24 @@ def test_exact_engine_refuses_irrational_inputs():
 
 @pytest.mark.parametrize("method", ["brute", "mitm"])
 def test_cost_too_high(method):
-    ms = [Mechanism(exp_eps=2), Mechanism(exp_eps=3)] * 30  # k = 60
+    # k = 60 distinct values: 2^60 subsets (brute), 2^30 classes per half (mitm)
+    ms = [Mechanism(exp_eps=1 + F(i, 97)) for i in range(1, 61)]
     with pytest.raises(CostTooHigh) as ei:
         composed_delta(ms, exp_eps_g=2, method=method)
     assert ei.value.parameter == "method" and isinstance(ei.value, InvalidArgument)
     with pytest.raises(CostTooHigh):
         optcomp(ms, F(1, 100), method=method)
-    # the grouped method handles this instance (two values, 31^2 classes) exactly
-    r = composed_delta(ms, exp_eps_g=2, engine="exact", method="grouped")
+    # two values 30 times each: brute force is refused (2^60 subsets); the grouped method
+    # (31^2 classes) and meet in the middle (16^2 classes per half: copies of a value are
+    # one class) both answer, and agree exactly
+    ms2 = [Mechanism(exp_eps=2), Mechanism(exp_eps=3)] * 30
+    if method == "brute":
+        with pytest.raises(CostTooHigh):
+            composed_delta(ms2, exp_eps_g=2, method=method)
+    else:
+        assert composed_delta(ms2, exp_eps_g=2, method="mitm").exact == composed_delta(
+            ms2, exp_eps_g=2, engine="exact", method="grouped").exact
+    r = composed_delta(ms2, exp_eps_g=2, engine="exact", method="grouped")
     assert 0 < r.exact < 1
 
 
