@@ -241,6 +241,7 @@ def write_atomic(path: str, lines: Iterable[str]) -> None:
     folder = os.path.dirname(os.path.abspath(path))
     fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".", suffix=".tmp", dir=folder)
     try:
+        os.fchmod(fd, 0o644)  # mkstemp makes it private; the output is an ordinary file
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             for line in lines:
                 f.write(line)
