@@ -29,6 +29,7 @@ COMMAND_MODULES = [
     "exactdp.cli.regions",
     "exactdp.cli.corpus",
     "exactdp.cli.batch",
+    "exactdp.cli.audit",
 ]
 
 
