@@ -77,6 +77,11 @@ def _pure(groups: Groups) -> Optional[str]:
 def unsupported(p: Peer, knob: str, groups: Groups) -> Optional[str]:
     """Why ``knob`` of ``p`` is not run on ``groups`` (None when it is). Guarantee: exact. Raises: nothing."""
     k = sum(n for _, _, n in groups)
+    rr = (p.name == "dp_accounting" and knob.endswith("-rr")) or p.name == "opendp" or (p.name == "autodp"
+                                                                                         and knob == "randresponse")
+    if rr and k > 10_000:
+        return ("not run: the randomized response's e^eps is a rational, and exactdp's optimum for a rational "
+                "e^eps at k = 10^5 takes about 60 s per query (measured); the eps-given knobs cover k = 10^5")
     if p.name == "dp_accounting":
         if knob in ("pld-accountant-rr", "rdp-accountant-rr"):
             return _pure(groups)
@@ -94,7 +99,9 @@ def unsupported(p: Peer, knob: str, groups: Groups) -> Optional[str]:
 
 
 def _rr_p(eps: float) -> float:
-    return 2.0 / (1.0 + math.exp(eps))
+    """dp_accounting's noise parameter of the randomized response standing for eps: 2(1 - p), with p
+    the dyadic probability of :func:`_rr_true` (so ``e^eps' = (2 - noise)/noise`` is a small rational)."""
+    return 2.0 * (1.0 - _rr_true(eps))
 
 
 def _dpa_run(knob: str, groups: Groups, eqs: list, dqs: list) -> dict:
@@ -137,7 +144,7 @@ def _dpa_python(knob: str, groups: Groups, direction: str, q: float) -> str:
     if knob in ("pld-accountant-rr", "rdp-accountant-rr"):
         acc = ("pld_privacy_accountant.PLDAccountant(NR.REPLACE_ONE)" if knob.startswith("pld") else
                "rdp_privacy_accountant.RdpAccountant(neighboring_relation=NR.REPLACE_ONE)")
-        evs = ", ".join(f"dp_event.SelfComposedDpEvent(dp_event.RandomizedResponseDpEvent(2 / (1 + math.exp({e!r})), 2), {n})"
+        evs = ", ".join(f"dp_event.SelfComposedDpEvent(dp_event.RandomizedResponseDpEvent({_rr_p(e)!r}, 2), {n})"
                         for e, _, n in groups)
         return (f"acc = {acc}; acc.compose(dp_event.ComposedDpEvent([{evs}])); acc.{call}")
     vdi = "1e-4" if knob == "pld-1e-4" else "1e-5"
@@ -185,7 +192,10 @@ def _prv_python(knob: str, groups: Groups, direction: str, q: float) -> str:
 
 
 def _rr_true(eps: float) -> float:
-    return math.exp(eps) / (1.0 + math.exp(eps))
+    """The probability of the truth of the randomized response standing for eps, rounded to a multiple
+    of 2^-10: a float whose ``p/(1 - p)`` is a small rational (e.g. 269/243 for eps = 0.1; the
+    exact engines are slow on the 53-bit rationals of an unrounded float)."""
+    return round(math.exp(eps) / (1.0 + math.exp(eps)) * 1024) / 1024
 
 
 def _autodp_mech(knob: str, groups: Groups):
@@ -217,7 +227,7 @@ def _autodp_comp(knob: str, groups: Groups) -> Composition:
 
 def _autodp_python(knob: str, groups: Groups, direction: str, q: float) -> str:
     mk = (lambda e: f"PureDP_Mechanism({e!r})") if knob == "puredp" else (
-        lambda e: f"RandresponseMechanism(p=math.exp({e!r}) / (1 + math.exp({e!r})))")
+        lambda e: f"RandresponseMechanism(p={_rr_true(e)!r})")
     ns = [n for _, _, n in groups]
     call = f"get_approxDP({q!r})" if direction == "epsilon" else f"get_approx_delta({q!r})"
     if len(groups) == 1 and ns[0] == 1:
@@ -255,7 +265,7 @@ def _odp_run(knob: str, groups: Groups, eqs: list, dqs: list) -> dict:
 
 def _odp_python(knob: str, groups: Groups, direction: str, q: float) -> str:
     ms = " + ".join(f"[{'dp.c.make_pureDP_to_zCDP(' if knob == 'zcdp' else ''}dp.m.make_randomized_response_bool("
-                    f"math.exp({e!r}) / (1 + math.exp({e!r})){')' if knob == 'zcdp' else ''})] * {n}" for e, _, n in groups)
+                    f"{_rr_true(e)!r}{')' if knob == 'zcdp' else ''})] * {n}" for e, _, n in groups)
     c = f"dp.c.make_composition({ms})"
     if knob == "basic":
         return f"{c}.map(1)"
@@ -290,7 +300,7 @@ def _plain_comp(knob: str, groups: Groups) -> Composition:
 PEERS: dict[str, Peer] = {
     "dp_accounting": Peer(
         "dp_accounting", "dp_accounting", "dp-accounting",
-        {"pld-accountant-rr": "PLDAccountant(REPLACE_ONE), SelfComposedDpEvent(RandomizedResponseDpEvent(p, 2), k), "
+        {"pld-accountant-rr": "PLDAccountant(REPLACE_ONE), SelfComposedDpEvent(RandomizedResponseDpEvent(noise, 2), k), "
                               "value_discretization_interval 1e-4 (default)",
          "pld-1e-4": "from_privacy_parameters(eps, delta).self_compose(k), value_discretization_interval 1e-4 (default)",
          "pld-1e-5": "the same, value_discretization_interval 1e-5 (tighter)",

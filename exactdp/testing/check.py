@@ -148,18 +148,35 @@ def exact_answer(value: object) -> End:
 # the optimum, computed once per case and precision
 
 
+#: The exact engine is used when every rational ``e^eps_i`` has numerator and denominator below
+#: 2^EXACT_BITS; beyond, its rationals grow with k times their size (a float's ``p/(1 - p)`` has
+#: 53-bit parts: k = 1000 takes minutes exactly, milliseconds certified), so the certified engine.
+EXACT_BITS = 24
+
+
+def _engine_for(comp: Composition) -> str:
+    for m, _ in comp.groups():
+        w = m.exp_eps
+        if w is not None and max(w.numerator.bit_length(), w.denominator.bit_length()) > EXACT_BITS:
+            return "certified"
+    return "auto"
+
+
 @lru_cache(maxsize=4096)
 def _optimum(comp: Composition, direction: str, query: Fraction, digits: int) -> Enclosure:
     from ..engines import composed_delta, optcomp
 
+    engine = _engine_for(comp)
     if direction == "epsilon":
-        return optcomp(comp, query, digits=digits).value
-    return composed_delta(comp, eps_g=query, digits=digits).value
+        return optcomp(comp, query, digits=digits, engine=engine).value
+    return composed_delta(comp, eps_g=query, digits=digits, engine=engine).value
 
 
 def optimum(case: Case, digits: int = 20) -> Enclosure:
     """The optimum of ``case``: an enclosure of OptComp(delta_g) (``+inf`` when no finite eps
-    achieves delta_g) or of the least delta_g at eps_g. Cached per (case, digits).
+    achieves delta_g) or of the least delta_g at eps_g. Cached per (case, digits). The engine
+    is exactdp's ``auto`` (exact for rational ``e^eps_i``), except for rationals of more than
+    :data:`EXACT_BITS` bits, which take the certified engine.
 
     Guarantee: enclosure (exact when the engine is exact and the value rational).
 

@@ -22,15 +22,20 @@ def delta_exact(ws, deltas, t):
 
 
 def delta_homogeneous(w, delta, k, t):
-    """1 - (1-delta)^k (1 - sum_l C(k,l) max(w^(k-l) - t w^l, 0) / (1+w)^k)."""
+    """1 - (1-delta)^k (1 - sum_l C(k,l) max(w^(k-l) - t w^l, 0) / (1+w)^k), in integers:
+    with w = p/q and t = a/b, the sum times q^k b is sum_l C(k,l) (p^(k-l) q^l b - a p^l q^(k-l))."""
     w, t, delta = Fraction(w), Fraction(t), Fraction(delta)
-    s = Fraction(0)
+    p, q, a, b = w.numerator, w.denominator, t.numerator, t.denominator
+    s = 0
+    hi, lo = p**k, q**k          # p^(k-l) q^l and p^l q^(k-l), updated as l grows
     for l in range(k + 1):
-        d = w ** (k - l) - t * w ** l
+        d = hi * b - a * lo
         if d <= 0:
             break
         s += comb(k, l) * d
-    return 1 - (1 - delta) ** k * (1 - s / (1 + w) ** k)
+        if l < k:
+            hi, lo = hi // p * q, lo // q * p
+    return 1 - (1 - delta) ** k * (1 - Fraction(s, (p + q) ** k * b))
 
 
 def delta_mp(ws, deltas, t, dps=60):
