@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench proofs-report fuzz clean figures figures-interactive figures-gdp figures-regions
+.PHONY: demo test lint bench proofs-report fuzz clean figures figures-interactive figures-gdp figures-regions corpus audit-peers
 
 $(STAMP): pyproject.toml setup.py
 	$(PY) -m venv $(VENV)
@@ -55,3 +55,13 @@ figures-gdp: $(STAMP)
 # Figures of docs/regions.md (issue 9): KOV Figures 2 and 3, trade-off curves.
 figures-regions: $(STAMP)
 	$(BIN)/python docs/figures/make_regions.py
+
+# the curated conformance corpus shipped in the package (exactdp/corpus/data; docs/testing.md)
+corpus: $(STAMP)
+	$(BIN)/exactdp corpus build --out exactdp/corpus/data
+
+# the measured table of docs/peers.md: every peer on the full grid (long: about an hour on 2 cores)
+audit-peers: $(STAMP)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[peers]'
+	for p in dp_accounting prv_accountant autodp opendp exactdp-float; do \
+	  $(BIN)/exactdp audit --peer $$p --out build/audit-$$p.jsonl --markdown build/audit-$$p.md --no-progress; done; true
