@@ -79,6 +79,9 @@ def unsupported(p: Peer, knob: str, groups: Groups) -> Optional[str]:
     k = sum(n for _, _, n in groups)
     rr = (p.name == "dp_accounting" and knob.endswith("-rr")) or p.name == "opendp" or (p.name == "autodp"
                                                                                          and knob == "randresponse")
+    if rr and len(groups) > 1 and k > 30:
+        return ("not run: the randomized responses' e^eps are incommensurable rationals, and exactdp's exact sum "
+                "over their classes is too costly beyond k = 30 (the eps-given knobs cover these cases)")
     if rr and k > 10_000:
         return ("not run: the randomized response's e^eps is a rational, and exactdp's optimum for a rational "
                 "e^eps at k = 10^5 takes about 60 s per query (measured); the eps-given knobs cover k = 10^5")
