@@ -5,7 +5,8 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
 .PHONY: demo test lint bench proofs-report fuzz clean figures figures-interactive figures-gdp figures-regions figures-guides \
-	docs docs-serve docs-check docs-reference
+	docs docs-serve docs-check docs-reference \
+	corpus audit-peers
 
 $(STAMP): pyproject.toml setup.py
 	$(PY) -m venv $(VENV)
@@ -89,3 +90,13 @@ docs-check: docs
 	@command -v chromium >/dev/null || { [ "$$(id -u)" = 0 ] && apt-get update -qq && apt-get install -y -qq chromium; } \
 		|| { echo "docs-check needs Debian's chromium: sudo apt-get install chromium" >&2; exit 2; }
 	$(BIN)/python docs/tools/site_check.py --site site --out site/_check
+
+# the curated conformance corpus shipped in the package (exactdp/corpus/data; docs/testing.md)
+corpus: $(STAMP)
+	$(BIN)/exactdp corpus build --out exactdp/corpus/data
+
+# the measured table of docs/peers.md: every peer on the full grid (long: about an hour on 2 cores)
+audit-peers: $(STAMP)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[peers]'
+	for p in dp_accounting prv_accountant autodp opendp exactdp-float; do \
+	  $(BIN)/exactdp audit --peer $$p --out build/audit-$$p.jsonl --markdown build/audit-$$p.md --no-progress || exit 1; done

@@ -1,8 +1,5 @@
 """mkdocs hooks of the exactdp site (``mkdocs.yml``: ``hooks``).
 
-* Pending pages: the guides listed in ``extra.exactdp_pending_pages`` are written with
-  another feature; while one is absent, a short page stands in for it so that the nav and
-  every link to it resolve (the real file, once present, is used as is).
 * Line-initial ``#P``, ``#INT-PARTITION``: CommonMark needs a space after ``#`` for a
   heading, Python-Markdown does not; such lines (outside code) are escaped so that they
   render as the text they are (the proof report is generated and cannot be edited).
@@ -12,10 +9,7 @@
 
 from __future__ import annotations
 
-import logging
 import re
-
-log = logging.getLogger("mkdocs.plugins.exactdp")
 
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _HASH_WORD = re.compile(r"^#(?=[^#\s])")
@@ -29,25 +23,6 @@ TIERS = {
     "lower bound": "bound",
     "approximate": "approximate",
 }
-
-
-def on_files(files, config):
-    from mkdocs.structure.files import File  # only in the build (the tests import this module without mkdocs)
-
-    pending = config.extra.get("exactdp_pending_pages") or {}
-    for path, title in pending.items():
-        if files.get_file_from_path(path) is None:
-            log.info("exactdp: %s is not written yet; a placeholder page stands in for it", path)
-            content = (
-                f"# {title}\n\n"
-                "This guide comes with the ground-truth feature for other accountants "
-                "(`exactdp.testing`, `exactdp.corpus`, `exactdp.audit`, `exactdp.batch`) "
-                "and is not part of this build yet.\n\n"
-                "Meanwhile, [certify a claim](guides/certify.md) checks any accountant's "
-                "(eps, delta) rigorously.\n"
-            )
-            files.append(File.generated(config, path, content=content))
-    return files
 
 
 def escape_hash_lines(markdown: str) -> str:

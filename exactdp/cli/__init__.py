@@ -27,6 +27,9 @@ COMMAND_MODULES = [
     "exactdp.cli.interactive",
     "exactdp.cli.gdp",
     "exactdp.cli.regions",
+    "exactdp.cli.corpus",
+    "exactdp.cli.batch",
+    "exactdp.cli.audit",
 ]
 
 

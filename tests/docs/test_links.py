@@ -5,10 +5,10 @@ Checked on the Markdown sources, without building the site (the strict build of
 
 * ``[text](target)``, ``![alt](image)`` and raw ``<img src>`` / ``<a href>``: a relative
   target names an existing file (a site page may only link inside ``docs/``, the README
-  anywhere in the repository); a page announced as pending in ``mkdocs.yml`` may be absent;
+  anywhere in the repository);
 * ``target.md#anchor`` and ``#anchor``: a heading of that page has that slug (Python-Markdown's
   ``toc`` slugs, as the site renders them), or an explicit ``{#id}``;
-* ``mkdocs.yml``: every file of the nav exists (or is pending), every page is in the nav.
+* ``mkdocs.yml``: every file of the nav exists, every page is in the nav.
 """
 
 from __future__ import annotations
@@ -38,10 +38,6 @@ _ATTR_ID = re.compile(r"\{[^}]*#([\w-]+)[^}]*\}")
 
 def _config() -> dict:
     return yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
-
-
-def pending_pages() -> set[str]:
-    return set((_config().get("extra") or {}).get("exactdp_pending_pages") or {})
 
 
 def pages() -> list[Path]:
@@ -102,7 +98,6 @@ def _is_external(target: str) -> bool:
 
 def problems(path: Path) -> list[str]:
     out = []
-    pending = {DOCS / p for p in pending_pages()}
     for target, is_image in links(path):
         if _is_external(target):
             continue
@@ -115,8 +110,7 @@ def problems(path: Path) -> list[str]:
             out.append(f"{target}: outside docs/ (the site cannot serve it)")
             continue
         if not dest.exists():
-            if dest not in pending:
-                out.append(f"{target}: no such file")
+            out.append(f"{target}: no such file")
             continue
         if is_image and dest.suffix.lower() not in IMAGE_SUFFIXES:
             out.append(f"{target}: not an image")
@@ -171,10 +165,8 @@ def _nav_files(node) -> list[str]:
 def test_nav_files_exist_and_every_page_is_in_the_nav():
     nav = _nav_files(_config()["nav"])
     assert len(nav) == len(set(nav)), "a page is twice in the nav"
-    missing = [f for f in nav if not (DOCS / f).exists() and f not in pending_pages()]
+    missing = [f for f in nav if not (DOCS / f).exists()]
     assert not missing, f"nav names missing files {missing}"
     on_disk = {str(p.relative_to(DOCS)) for p in pages() if p.is_relative_to(DOCS)}
     excluded = {"fuzz.md"}  # written by `make fuzz`, not part of the site (mkdocs.yml exclude_docs)
     assert not (on_disk - set(nav) - excluded), f"pages not in the nav: {sorted(on_disk - set(nav) - excluded)}"
-    assert pending_pages() == {"testing.md", "peers.md", "corpus.md"}
-    assert all(p in nav for p in pending_pages())

@@ -1,0 +1,255 @@
+"""The runner of exactdp's long jobs (corpus builds, batch runs, audits).
+
+One design for every job, taken from ``exactdp experiment vw-section6``
+(:mod:`exactdp.experiments.vw_section6`) and factored here:
+
+* A job is a list of independent, deterministic tasks, each named by a key.
+* Finished tasks go to a *state file* of JSON lines: a header line (what job this
+  is), then one record per finished task, each written with one ``os.write`` of a
+  whole line on an ``O_APPEND`` descriptor followed by ``fsync``. A run that is
+  killed loses at most the line being written; on resume a torn last line is cut
+  off and every task whose record is present is skipped, so no finished result is
+  lost or duplicated.
+* The final output is written atomically (a temporary file in the same folder,
+  ``fsync``, ``os.replace``) in task order, so it does not depend on the order in
+  which tasks finished, on resumption, or on the scheduler.
+* Progress goes to stderr (a bar with the rate and the time left).
+* Tasks run serially, or on Dask (``dask.distributed``): an existing scheduler's
+  address, or a local cluster of N worker processes. The client writes each
+  result as it arrives; a killed worker's tasks are rescheduled by Dask on the
+  others (up to Dask's ``allowed-failures``), and a task lost even so is simply
+  not in the state file: the next run computes it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+import time
+from typing import Callable, Iterable, Optional, Sequence
+
+from ..errors import InvalidArgument
+from ..numbers import parse_int
+
+__all__ = ["read_state", "Appender", "Progress", "dask_client", "run_tasks", "write_atomic", "MAX_WORKERS"]
+
+#: Most worker processes of a local Dask cluster.
+MAX_WORKERS = 64
+
+
+def read_state(path: str, header: dict, *, what: str = "--state") -> dict[str, dict]:
+    """Finished records of a state file (key -> record), after checking its header line.
+
+    A torn last line (a run killed in mid-write) is cut off the file. A missing or
+    empty file has no records.
+
+    Guarantee: exact (the records as written).
+
+    Raises:
+        InvalidArgument: the header is not ``header`` (a state file of another job), or a
+            complete line is not a JSON record with a ``"key"``.
+    """
+    done: dict[str, dict] = {}
+    if not os.path.exists(path) or os.path.getsize(path) == 0:
+        return done
+    with open(path, "rb") as f:
+        data = f.read()
+    good = data.rfind(b"\n") + 1
+    if good < len(data):
+        with open(path, "r+b") as f:
+            f.truncate(good)
+            f.flush()
+            os.fsync(f.fileno())
+    lines = data[:good].decode("utf-8", "replace").splitlines()
+    try:
+        head = json.loads(lines[0]) if lines else None
+    except ValueError:
+        head = None
+    if head != header:
+        shown = lines[0][:200] if lines else "an empty first line"
+        raise InvalidArgument(what, f"a state file of this job ({json.dumps(header, sort_keys=True)[:200]})", shown)
+    for i, line in enumerate(lines[1:], 2):
+        try:
+            rec = json.loads(line)
+            done[str(rec["key"])] = rec
+        except (ValueError, KeyError, TypeError):
+            raise InvalidArgument(what, "JSON lines written by this job", f"line {i}: {line[:80]}") from None
+    return done
+
+
+class Appender:
+    """Append-only JSON lines: one ``os.write`` of a whole line on an O_APPEND descriptor, then fsync.
+
+    Guarantee: a record is on disk when :meth:`write` returns. Raises: OSError from the file system.
+    """
+
+    def __init__(self, path: Optional[str], header: dict):
+        self.fd: Optional[int] = None
+        if path is None:
+            return
+        new = not os.path.exists(path) or os.path.getsize(path) == 0
+        self.fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        if new:
+            self.write(header)
+
+    def write(self, rec: dict) -> None:
+        if self.fd is not None:
+            os.write(self.fd, (json.dumps(rec, sort_keys=True) + "\n").encode())
+            os.fsync(self.fd)
+
+    def close(self) -> None:
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None
+
+
+class Progress:
+    """A progress bar on stderr: done/total, rate, time left. Guarantee: none (display only)."""
+
+    def __init__(self, total: int, done: int, enabled: bool, what: str = "tasks"):
+        self.total, self.done, self.enabled, self.what = total, done, enabled, what
+        self.start, self.new = time.monotonic(), 0
+        self._last = 0.0
+        if enabled:
+            self._draw()
+
+    def _draw(self) -> None:
+        el = time.monotonic() - self.start
+        rate = self.new / el if el > 0 else 0.0
+        eta = f"{(self.total - self.done) / rate:.0f} s" if rate else "?"
+        w = 30
+        fill = w * self.done // max(self.total, 1)
+        sys.stderr.write(f"\r[{'#' * fill}{'.' * (w - fill)}] {self.done}/{self.total} {self.what}, "
+                         f"{rate:.1f}/s, ETA {eta} ")
+        sys.stderr.flush()
+
+    def step(self) -> None:
+        self.done += 1
+        self.new += 1
+        now = time.monotonic()
+        if self.enabled and (now - self._last > 0.1 or self.done == self.total):
+            self._last = now
+            self._draw()
+
+    def close(self) -> None:
+        if self.enabled:
+            sys.stderr.write("\n")
+            sys.stderr.flush()
+
+
+def dask_client(scheduler: Optional[str] = None, workers: Optional[int] = None):
+    """``(client, cluster)``: a client of the scheduler at ``scheduler``, or of a new local
+    cluster of ``workers`` processes (``cluster`` is None for an existing scheduler).
+
+    Guarantee: none (a connection). Raises:
+        InvalidArgument: both or neither given, a bad count, dask[distributed] missing, or
+            no scheduler reachable at the address.
+    """
+    if (scheduler is None) == (workers is None):
+        raise InvalidArgument("--scheduler / --workers", "given, exactly one of the two", None)
+    try:
+        from dask.distributed import Client, LocalCluster
+    except ImportError:
+        raise InvalidArgument("--scheduler" if scheduler else "--workers",
+                              "usable with dask[distributed] installed (pip install 'exactdp[dask]')",
+                              scheduler or workers) from None
+    if workers is not None:
+        n = parse_int(workers, "--workers", lo=1, hi=MAX_WORKERS)
+        cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None)
+        return Client(cluster), cluster
+    try:
+        return Client(scheduler, timeout=10), None
+    except (OSError, TimeoutError) as e:
+        raise InvalidArgument("--scheduler", "the address of a running Dask scheduler", f"{scheduler} ({e})") from None
+
+
+def run_tasks(fn: Callable[..., dict], tasks: Sequence[tuple[str, tuple]], *, state: Optional[str] = None,
+              header: Optional[dict] = None, scheduler: Optional[str] = None, workers: Optional[int] = None,
+              progress: bool = False, what: str = "tasks",
+              on_result: Optional[Callable[[dict], None]] = None) -> dict[str, dict]:
+    """Run ``fn(*args)`` for every ``(key, args)`` of ``tasks`` not already in ``state``; return
+    every record (key -> record, the state file's and the new ones).
+
+    ``fn`` must be a module-level function (Dask pickles it) returning a JSON-ready dict;
+    the runner adds ``"key"``. ``on_result(record)`` is called after each new record is on disk.
+
+    Guarantee: each record is ``fn``'s; the set of records does not depend on resumption
+    or on the scheduler (tasks are deterministic).
+
+    Raises:
+        InvalidArgument: a state file of another job; Dask options as in :func:`dask_client`.
+    """
+    header = header or {}
+    keys = [k for k, _ in tasks]
+    if len(set(keys)) != len(keys):
+        raise InvalidArgument("tasks", "distinct keys", f"{len(keys) - len(set(keys))} duplicates")
+    done = read_state(state, header) if state else {}
+    results = {k: done[k] for k in keys if k in done}
+    todo = [(k, a) for k, a in tasks if k not in results]
+    app = Appender(state, header)
+    bar = Progress(len(tasks), len(tasks) - len(todo), progress, what)
+
+    def finish(key: str, rec: dict) -> None:
+        rec = dict(rec, key=key)
+        app.write(rec)
+        results[key] = rec
+        bar.step()
+        if on_result is not None:
+            on_result(rec)
+
+    try:
+        if todo and scheduler is None and workers is None:
+            for k, a in todo:
+                finish(k, fn(*a))
+        elif todo:
+            client, cluster = dask_client(scheduler, workers)
+            try:
+                from dask.distributed import as_completed
+
+                futs = {client.submit(fn, *a, key=f"exactdp-{what}-{k}-{os.getpid()}-{time.monotonic_ns()}", pure=False): k
+                        for k, a in todo}
+                lost = 0
+                for fut in as_completed(list(futs)):
+                    try:
+                        rec = fut.result()
+                    except Exception as e:  # a task lost to killed workers: not recorded, recomputed next run
+                        if type(e).__name__ != "KilledWorker":
+                            raise
+                        lost += 1
+                        continue
+                    finish(futs[fut], rec)
+                if lost:
+                    sys.stderr.write(f"exactdp: {lost} {what} lost to killed workers; run again to compute them\n")
+            finally:
+                client.close()
+                if cluster is not None:
+                    cluster.close()
+    finally:
+        bar.close()
+        app.close()
+    return results
+
+
+def write_atomic(path: str, lines: Iterable[str]) -> None:
+    """Write ``lines`` (each without its newline) to ``path`` atomically: a temporary file in the
+    same folder, fsync, ``os.replace``. A reader sees the old file or the whole new one.
+
+    Guarantee: exact. Raises: OSError from the file system (the temporary file is removed).
+    """
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".", suffix=".tmp", dir=folder)
+    try:
+        os.fchmod(fd, 0o644)  # mkstemp makes it private; the output is an ordinary file
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            for line in lines:
+                f.write(line)
+                f.write("\n")
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise

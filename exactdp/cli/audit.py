@@ -1,0 +1,52 @@
+"""``exactdp audit --peer NAME``: run another accountant on a standard grid and decide every answer."""
+
+from __future__ import annotations
+
+from .common import emit_json
+from .corpus import add_scale_args, progress_of
+
+#: the library's peers (exactdp.audit.peers.PEERS), here so that building the parser loads nothing
+PEER_CHOICES = ("dp_accounting", "prv_accountant", "autodp", "opendp", "exactdp-float")
+
+
+def register(sub) -> None:
+    """Add the ``audit`` subcommand to ``sub``. Guarantee: exact. Raises: nothing."""
+    p = sub.add_parser(
+        "audit",
+        help="audit another accountant (dp_accounting, prv_accountant, autodp, opendp) against the optimum",
+        description="Run the peer as its users do on a standard grid (pure and approximate DP, homogeneous and "
+                    "heterogeneous, k from 1 to 10^5, several delta_g and eps_g, its accuracy knobs at default and "
+                    "tighter) and decide every answer rigorously against the certified optimum of the composition "
+                    "the peer was given. Unsound answers (below the optimum: privacy violations) are listed with an "
+                    "exact reproduction. Peers: pip install 'exactdp[peers]'. Exit 1 when an answer is unsound.",
+    )
+    p.add_argument("--peer", action="append", choices=PEER_CHOICES, required=True, help="the accountant (repeatable)")
+    p.add_argument("--knob", action="append", metavar="KNOB", help="only these knobs (default: all of the peer's)")
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--quick", dest="grid", action="store_const", const="quick", default="full",
+                   help="a small grid (seconds), for tests")
+    g.add_argument("--full", dest="grid", action="store_const", const="full", help="the standard grid (default)")
+    p.add_argument("--out", metavar="FILE", help="every record as JSON lines (resumable: OUT.partial)")
+    p.add_argument("--markdown", metavar="FILE", help="write the summary table and the unsound answers as Markdown")
+    add_scale_args(p)
+    p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    """Run ``exactdp audit``; exit 1 when an answer is unsound. Raises: InvalidArgument (missing peer...)."""
+    from ..audit import markdown, run_audit, summarize
+
+    recs = run_audit(args.peer, args.grid, out=args.out, scheduler=args.scheduler, workers=args.workers,
+                     progress=progress_of(args), knobs=args.knob)
+    md = markdown(recs)
+    if args.markdown:
+        from ..batch.runner import write_atomic
+
+        write_atomic(args.markdown, md.splitlines())
+    unsound = sum(1 for r in recs if r["status"] == "unsound")
+    if args.json:
+        emit_json({"grid": args.grid, "records": len(recs), "unsound": unsound, "summary": summarize(recs)})
+    else:
+        print(md)
+    return 1 if unsound else 0

@@ -1,0 +1,607 @@
+"""Checking another accountant against the certified optimum: :func:`check_accountant`, :func:`assert_sound`.
+
+An accountant answers "the composition is (eps_g, delta_g)-DP". Its answer is
+*sound* when the claim is true, which (Murtagh-Vadhan Theorem 1.5; their Theorem
+3.4 for adaptive composition) is exactly when it is at least the optimum:
+
+* direction ``"epsilon"`` (the accountant returns eps_g for a delta_g): sound iff
+  ``eps_g >= OptComp(delta_g)``, the least eps at which the composition is
+  ``(eps, delta_g)``-DP (``delta_g(eps)`` is continuous and non-increasing, so the
+  claim ``delta_g(eps_g) <= delta_g`` holds exactly from OptComp on);
+* direction ``"delta"`` (the accountant returns delta_g for an eps_g): sound iff
+  ``delta_g >= delta_opt(eps_g)``, the least delta.
+
+An answer below the optimum is a privacy violation (*unsound*). The decision is
+rigorous: the answer is converted exactly (a float as the binary number it is,
+a Decimal or string digit for digit) and compared with exact rational ends of the
+optimum's enclosure (:func:`exactdp.optcomp` / :func:`exactdp.composed_delta`,
+exact or certified); an enclosure that straddles the answer is refined (4 times
+the digits, up to ``max_digits``) and an answer still inside it is reported
+*undecided*, never guessed. An eps below 0 is below every optimum (which is
+``>= 0``), hence unsound; ``+inf`` is sound.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+from decimal import Decimal
+from fractions import Fraction
+from functools import lru_cache
+from typing import Callable, Iterable, Optional, Sequence, Union
+
+from ..errors import ExactDPError, InvalidArgument
+from ..events import Composition, as_composition
+from ..numbers import Enclosure, fraction_str, fraction_to_decimal, parse_choice, parse_delta, parse_eps, parse_int
+from ..numbers.parse import as_scalar
+
+__all__ = ["Case", "Verdict", "AccountantReport", "check_accountant", "assert_sound", "optimum", "exact_answer",
+           "DIRECTIONS", "STATUSES"]
+
+DIRECTIONS = ("epsilon", "delta")
+STATUSES = ("sound", "unsound", "undecided", "error")
+
+End = Union[Fraction, float]
+
+
+@dataclass(frozen=True)
+class Case:
+    """One question put to an accountant: a composition and the query (``delta_g`` when
+    ``direction="epsilon"``, ``eps_g`` when ``"delta"``), both exact.
+
+    Guarantee: exact. Raises: InvalidArgument (bad composition or query; see :meth:`of`).
+    """
+
+    composition: Composition
+    query: Fraction
+    direction: str = "epsilon"
+    label: str = ""
+
+    @classmethod
+    def of(cls, composition: object, query: object, direction: str = "epsilon", label: str = "") -> "Case":
+        """A case from any composition form (:func:`exactdp.events.as_composition`) and a query
+        (converted exactly: a float as its binary value).
+
+        Guarantee: exact.
+
+        Raises:
+            InvalidArgument: bad mechanisms, a delta_g outside [0, 1), an eps_g < 0, a bad direction.
+
+        Examples:
+            >>> from exactdp import mechanisms
+            >>> c = Case.of(mechanisms(eps=[0.5], k=3), 1e-6)
+            >>> c.query == Fraction(1e-6), c.composition.k
+            (True, 3)
+        """
+        parse_choice(direction, "direction", DIRECTIONS)
+        comp = as_composition(composition)
+        q = parse_delta(query, "delta_g") if direction == "epsilon" else parse_eps(query, "eps_g")
+        return cls(comp, q, direction, label)
+
+    def describe(self) -> str:
+        """``"10 x Mechanism(eps=1/10, delta=0), delta_g = 1e-06"``. Raises: nothing."""
+        name = "delta_g" if self.direction == "epsilon" else "eps_g"
+        return f"{self.label + ': ' if self.label else ''}{describe(self.composition)}, {name} = {_show(self.query)}"
+
+
+def describe(comp: Composition) -> str:
+    """``"1000 x (eps=0.1, delta=0)"``: the composition's groups, floats shown as floats.
+
+    Guarantee: exact for float-exact numbers (shortest repr), else 12 significant digits. Raises: nothing.
+    """
+    gs = comp.groups()
+    parts = []
+    for m, n in gs[:4]:
+        e = f"eps={_show(m.eps)}" if m.eps is not None else (
+            f"exp_eps={_show(m.exp_eps)}" if m.exp_eps is not None else f"w={m.w!r}")
+        parts.append(f"{n} x ({e}, delta={_show(m.delta)})")
+    if len(gs) > 4:
+        parts.append(f"... ({len(gs)} distinct, k = {comp.k})")
+    return " + ".join(parts)
+
+
+def _show(x: object, digits: int = 12) -> str:
+    """A number for a table: a float-exact value as its shortest repr, else a decimal."""
+    if isinstance(x, float):
+        return repr(x)
+    if isinstance(x, Fraction):
+        f = float(x)
+        if math.isfinite(f) and Fraction(f) == x:
+            return repr(f)
+        if x.denominator == 1 or len(fraction_str(x)) <= 12:
+            return fraction_str(x)
+        return f"{float(x):.{digits}g}"
+    return str(x)
+
+
+def exact_answer(value: object) -> End:
+    """An accountant's answer as an exact number: a Fraction, or ``+inf`` / ``-inf``.
+
+    Floats (and NumPy floats) are taken as the binary number they are; Decimals and
+    strings digit for digit (``"inf"`` is accepted); ints and Fractions as they are.
+
+    Guarantee: exact.
+
+    Raises:
+        InvalidArgument: NaN, None, a boolean, or anything that is not a number.
+
+    Examples:
+        >>> exact_answer(0.1)
+        Fraction(3602879701896397, 36028797018963968)
+        >>> exact_answer("0.1"), exact_answer(Decimal("-inf"))
+        (Fraction(1, 10), -inf)
+    """
+    v = as_scalar(value)
+    if isinstance(v, float) and math.isinf(v):
+        return v
+    if isinstance(v, Decimal) and v.is_infinite():
+        return math.inf if v > 0 else -math.inf
+    if isinstance(v, str) and v.strip().lower().lstrip("+-") in ("inf", "infinity"):
+        return -math.inf if v.strip().startswith("-") else math.inf
+    from ..numbers import parse_rational
+
+    return parse_rational(v, "answer", expected="a number (float, Decimal, Fraction, int or numeric string)")
+
+
+# --------------------------------------------------------------------------
+# the optimum, computed once per case and precision
+
+
+#: The exact engine is used when every rational ``e^eps_i`` has numerator and denominator below
+#: 2^EXACT_BITS; beyond, its rationals grow with k times their size (a float's ``p/(1 - p)`` has
+#: 53-bit parts: k = 1000 takes minutes exactly, milliseconds certified), so the certified engine.
+EXACT_BITS = 24
+
+
+def _engine_for(comp: Composition) -> str:
+    for m, _ in comp.groups():
+        w = m.exp_eps
+        if w is not None and max(w.numerator.bit_length(), w.denominator.bit_length()) > EXACT_BITS:
+            return "certified"
+    return "auto"
+
+
+@lru_cache(maxsize=4096)
+def _optimum(comp: Composition, direction: str, query: Fraction, digits: int) -> Enclosure:
+    from ..engines import composed_delta, optcomp
+
+    engine = _engine_for(comp)
+    if direction == "epsilon":
+        return optcomp(comp, query, digits=digits, engine=engine).value
+    return composed_delta(comp, eps_g=query, digits=digits, engine=engine).value
+
+
+def optimum(case: Case, digits: int = 20) -> Enclosure:
+    """The optimum of ``case``: an enclosure of OptComp(delta_g) (``+inf`` when no finite eps
+    achieves delta_g) or of the least delta_g at eps_g. Cached per (case, digits). The engine
+    is exactdp's ``auto`` (exact for rational ``e^eps_i``), except for rationals of more than
+    :data:`EXACT_BITS` bits, which take the certified engine.
+
+    Guarantee: enclosure (exact when the engine is exact and the value rational).
+
+    Raises:
+        CostTooHigh / PrecisionError: as :func:`exactdp.optcomp` / :func:`exactdp.composed_delta`.
+
+    Examples:
+        >>> from exactdp import mechanisms
+        >>> optimum(Case.of(mechanisms(exp_eps=[2], k=2), 0, direction="delta"))   # (4 - 1)/(1 + 2)^2
+        Enclosure.point(1/3)
+    """
+    return _optimum(case.composition, case.direction, case.query, digits)
+
+
+# --------------------------------------------------------------------------
+# verdicts
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The verdict on one answer.
+
+    ``status``: ``"sound"`` (answer >= optimum, decided), ``"unsound"`` (answer < optimum,
+    decided: a privacy violation), ``"undecided"`` (the enclosure still contained the answer
+    at ``max_digits``, or the optimum could not be computed), ``"error"`` (the accountant
+    raised, or returned something that is not a number, e.g. NaN).
+    ``margin`` encloses ``answer - optimum`` (rigorous; negative when unsound);
+    ``excess`` is the relative excess ``(answer - optimum) / optimum`` (approximate, a
+    float; ``inf`` when the optimum is 0 and the answer is not).
+
+    Guarantee: the status is an exact decision; ``margin`` an enclosure. Raises: nothing.
+    """
+
+    case: Case
+    status: str
+    answer: object
+    answer_exact: Optional[End]
+    optimum: Optional[Enclosure]
+    margin: Optional[Enclosure]
+    excess: Optional[float]
+    digits: int
+    seconds: float
+    reason: str = ""
+
+    def reproduction(self) -> str:
+        """An ``exactdp certify`` command deciding this answer exactly as it was given (the
+        float's exact decimal expansion), for a composition given as eps / exp_eps lists.
+
+        Guarantee: exact (every number printed exactly). Raises: nothing (an empty string when
+        the composition or answer has no command-line form).
+        """
+        return reproduction(self.case, self.answer_exact)
+
+    def to_dict(self, digits: int = 20) -> dict:
+        """JSON form: case, answer (as given and exactly), status, optimum, margin, excess.
+
+        Guarantee: enclosures rounded outward. Raises: nothing.
+        """
+        ae = self.answer_exact
+        return {
+            "case": {"composition": _comp_json(self.case.composition), "direction": self.case.direction,
+                     ("delta_g" if self.case.direction == "epsilon" else "eps_g"): fraction_str(self.case.query),
+                     "label": self.case.label},
+            "answer": repr(self.answer) if not isinstance(self.answer, (str, int)) else self.answer,
+            "answer_exact": None if ae is None else (str(ae) if isinstance(ae, float) else fraction_str(ae)),
+            "status": self.status,
+            "optimum": None if self.optimum is None else self.optimum.to_dict(digits),
+            "margin": None if self.margin is None else self.margin.to_dict(digits, exact_key=False),
+            "excess": None if self.excess is None else (self.excess if math.isfinite(self.excess) else str(self.excess)),
+            "digits": self.digits,
+            "seconds": self.seconds,
+            "reason": self.reason,
+            "reproduce": self.reproduction(),
+        }
+
+
+def _comp_json(c: Composition) -> object:
+    try:
+        return c.to_json()
+    except InvalidArgument:
+        return repr(c)
+
+
+def _exact_decimal(x: Fraction) -> str:
+    """The exact decimal expansion of a dyadic rational (a float's value), else ``p/q``."""
+    d = x.denominator
+    if d & (d - 1) == 0:
+        n = d.bit_length() - 1
+        s = str(abs(x.numerator) * 5**n)
+        if n:
+            s = s.rjust(n + 1, "0")
+            s = (s[:-n] + "." + s[-n:]).rstrip("0").rstrip(".")
+        return ("-" if x < 0 else "") + s
+    return fraction_str(x)
+
+
+def reproduction(case: Case, answer: Optional[End]) -> str:
+    """``exactdp certify ...`` deciding ``answer`` for ``case`` (see :meth:`Verdict.reproduction`).
+
+    Guarantee: exact. Raises: nothing.
+    """
+    if answer is None or isinstance(answer, float) or answer < 0:
+        return ""
+    groups = case.composition.groups()
+    eps, exp_eps, deltas, counts = [], [], [], []
+    for m, n in groups:
+        if m.eps is not None and m.exp_eps is None or (m.eps == 0):
+            eps.append(_exact_decimal(m.eps))  # type: ignore[arg-type]
+        elif m.exp_eps is not None:
+            exp_eps.append(_exact_decimal(m.exp_eps))
+        else:
+            return ""
+        deltas.append(_exact_decimal(m.delta))
+        counts.append(n)
+    if eps and exp_eps:
+        return ""
+    if len(set(counts)) != 1:  # the command line repeats one list k times: spell the list out
+        if sum(counts) > 200:
+            return ""
+        vals = eps or exp_eps
+        vals = [v for v, n in zip(vals, counts) for _ in range(n)]
+        deltas = [d for d, n in zip(deltas, counts) for _ in range(n)]
+        k = 1
+    else:
+        vals, k = (eps or exp_eps), counts[0]
+    mech = f"--{'eps' if eps else 'exp-eps'} {','.join(vals)} --delta {','.join(deltas)} -k {k}"
+    if case.direction == "epsilon":
+        return f"exactdp certify {mech} --claim-eps {_exact_decimal(answer)} --claim-delta {_exact_decimal(case.query)}"
+    return f"exactdp certify {mech} --claim-eps {_exact_decimal(case.query)} --claim-delta {_exact_decimal(answer)}"
+
+
+def decide(case: Case, answer: object, *, digits: int = 20, max_digits: int = 320, seconds: float = 0.0) -> Verdict:
+    """The verdict on ``answer`` for ``case`` (see :class:`Verdict`).
+
+    Guarantee: exact decision (refining the optimum's enclosure, never guessing).
+
+    Raises: nothing (a failure to compute the optimum gives ``"undecided"`` with the reason).
+
+    Examples:
+        >>> from exactdp import mechanisms
+        >>> c = Case.of(mechanisms(exp_eps=[2], k=2), 0, direction="delta")   # optimum 1/3
+        >>> decide(c, 0.3).status, decide(c, "1/3").status, decide(c, 0.34).status
+        ('unsound', 'sound', 'sound')
+    """
+    try:
+        a = exact_answer(answer)
+    except InvalidArgument as e:
+        return Verdict(case, "error", answer, None, None, None, None, digits, seconds, f"not a number: {e}")
+    d = digits
+    while True:
+        try:
+            opt = optimum(case, d)
+        except (ExactDPError, ArithmeticError) as e:
+            return Verdict(case, "undecided", answer, a, None, None, None, d, seconds,
+                           f"the optimum could not be computed: {type(e).__name__}: {e}")
+        status = _compare(a, opt)
+        if status is not None or d >= max_digits:
+            break
+        d = min(4 * d, max_digits)
+    margin = _margin(a, opt)
+    reason = ""
+    if status is None:
+        status = "undecided"
+        reason = f"the answer lies inside the optimum's enclosure at {d} digits"
+    return Verdict(case, status, answer, a, opt, margin, _excess(a, opt), d, seconds, reason)
+
+
+def _compare(a: End, opt: Enclosure) -> Optional[str]:
+    if opt.infinite:
+        return "sound" if a == math.inf else "unsound"
+    if a == math.inf:
+        return "sound"
+    if a == -math.inf or a < opt.lower:
+        return "unsound"
+    if a >= opt.upper:
+        return "sound"
+    return None
+
+
+def _margin(a: End, opt: Enclosure) -> Enclosure:
+    if opt.infinite:
+        return Enclosure.point(0) if a == math.inf else Enclosure.infinity(-1)
+    if isinstance(a, float):
+        return Enclosure.infinity(1 if a > 0 else -1)
+    return Enclosure.point(a) - opt
+
+
+def _excess(a: End, opt: Enclosure) -> Optional[float]:
+    if opt.infinite:
+        return 0.0 if a == math.inf else -math.inf
+    if isinstance(a, float):
+        return a
+    mid = (opt.lower + opt.upper) / 2
+    if mid == 0:
+        return 0.0 if a == 0 else (math.inf if a > 0 else -math.inf)
+    return float((a - mid) / mid)
+
+
+# --------------------------------------------------------------------------
+# the report
+
+
+@dataclass
+class AccountantReport:
+    """The verdicts of :func:`check_accountant`, with the lists a test needs.
+
+    ``unsound``: answers below the certified optimum (privacy violations), worst first;
+    ``loose``: sound answers above the optimum, loosest first (``.excess``);
+    ``undecided`` and ``errors``; ``sound``: every sound answer (tight ones included).
+
+    Guarantee: as :class:`Verdict`. Raises: nothing.
+    """
+
+    direction: str
+    verdicts: list = field(default_factory=list)
+    name: str = "accountant"
+
+    def _with(self, status: str) -> list:
+        return [v for v in self.verdicts if v.status == status]
+
+    @property
+    def sound(self) -> list:
+        return self._with("sound")
+
+    @property
+    def unsound(self) -> list:
+        return sorted(self._with("unsound"), key=lambda v: v.excess if v.excess is not None else 0.0)
+
+    @property
+    def loose(self) -> list:
+        out = [v for v in self.sound if v.excess is not None and v.excess > 0]
+        return sorted(out, key=lambda v: -v.excess)
+
+    @property
+    def undecided(self) -> list:
+        return self._with("undecided")
+
+    @property
+    def errors(self) -> list:
+        return self._with("error")
+
+    @property
+    def ok(self) -> bool:
+        """No unsound answer and no error."""
+        return not self.unsound and not self.errors
+
+    @property
+    def max_excess(self) -> Optional[float]:
+        """Largest relative excess of a sound answer (None when there is none)."""
+        ex = [v.excess for v in self.sound if v.excess is not None]
+        return max(ex) if ex else None
+
+    def counts(self) -> dict:
+        return {s: len(self._with(s)) for s in STATUSES}
+
+    def to_dict(self, digits: int = 20) -> dict:
+        """JSON form: direction, counts, largest excess, every verdict. Guarantee: as :class:`Verdict`."""
+        mx = self.max_excess
+        return {"accountant": self.name, "direction": self.direction, "cases": len(self.verdicts),
+                "counts": self.counts(), "max_excess": mx if mx is None or math.isfinite(mx) else str(mx),
+                "verdicts": [v.to_dict(digits) for v in self.verdicts]}
+
+    def table(self, which: Optional[Sequence[str]] = None, digits: int = 12) -> str:
+        """A readable table of the verdicts of the given statuses (default: all). Raises: nothing."""
+        rows = [v for v in self.verdicts if which is None or v.status in which]
+        name = "eps_g" if self.direction == "epsilon" else "delta_g"
+        head = ["status", "case", f"answer {name}", "optimum (certified)", "margin (answer - optimum)"]
+        body = []
+        for v in rows:
+            opt = v.optimum.text(digits) if v.optimum is not None else "-"
+            mar = _margin_text(v.margin, digits)
+            body.append([v.status.upper() if v.status == "unsound" else v.status, v.case.describe(), _answer_text(v),
+                         opt, mar + (f"  ({v.reason})" if v.reason else "")])
+        widths = [max(len(r[i]) for r in [head] + body) for i in range(len(head) - 1)]
+        lines = ["  ".join(c.ljust(w) for c, w in zip(r[:-1], widths)) + "  " + r[-1] for r in [head] + body]
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        c = self.counts()
+        return (f"{self.name}: {len(self.verdicts)} cases ({self.direction}): {c['sound']} sound, {c['unsound']} unsound, "
+                f"{c['undecided']} undecided, {c['error']} errors")
+
+
+def _answer_text(v: Verdict) -> str:
+    if v.answer_exact is None:
+        return repr(v.answer)[:40]
+    return _show(v.answer if isinstance(v.answer, float) else v.answer_exact)
+
+
+def _margin_text(m: Optional[Enclosure], digits: int) -> str:
+    if m is None:
+        return "-"
+    if m.infinite:
+        return "inf" if m.lower > 0 else "-inf"
+    if m.exact is not None:
+        return f"{float(m.exact):+.3e} (exact)"
+    lo, hi = m.lower, m.upper
+    if hi < 0:
+        return f"<= {fraction_to_decimal(hi, 4, 'up')}"
+    if lo >= 0:
+        return f">= {fraction_to_decimal(lo, 4, 'down')}"
+    return f"in [{fraction_to_decimal(lo, 3, 'down')}, {fraction_to_decimal(hi, 3, 'up')}]"
+
+
+# --------------------------------------------------------------------------
+# the public entry points
+
+
+def check_accountant(accountant: Callable[[Composition, Fraction], object], cases: Optional[Iterable] = None, *,
+                     direction: str = "epsilon", digits: int = 20, max_digits: int = 320,
+                     name: Optional[str] = None) -> AccountantReport:
+    """Check an accountant against the certified optimum on ``cases``; return the verdicts.
+
+    ``accountant(composition, query)`` is called once per case: with ``direction="epsilon"``
+    it receives a delta_g and returns eps_g; with ``"delta"`` it receives an eps_g and returns
+    delta_g. The query is an exact ``Fraction``; in the standard cases and the strategies'
+    cases every number (mechanisms and query) is a binary float, so ``float(query)`` and
+    :func:`exactdp.testing.float_groups` lose nothing. The answer may be a float, Decimal,
+    Fraction, int or numeric string (``"inf"`` too); NaN, None or an exception make an
+    ``"error"`` verdict.
+
+    Guarantee: each verdict an exact decision (see the module docstring); ``undecided`` when
+    an enclosure refined to ``max_digits`` still contains the answer.
+
+    Parameters:
+        accountant: the callable under test.
+        cases: :class:`Case` objects, or pairs ``(composition, query)``; default
+            :func:`exactdp.testing.standard_cases` of the direction.
+        direction: ``"epsilon"`` or ``"delta"``.
+        digits: digits of the first enclosure of the optimum; ``max_digits``: the refinement bound.
+        name: the accountant's name in the report (default: its ``__name__``).
+
+    Raises:
+        InvalidArgument: a bad direction, case, or digits.
+
+    Examples:
+        >>> from exactdp import mechanisms
+        >>> cases = [(mechanisms(exp_eps=[2], k=2), 0)]        # the least delta_g at eps_g = 0 is 1/3
+        >>> r = check_accountant(lambda comp, eps_g: 0.3, cases, direction="delta")
+        >>> r.ok, len(r.unsound), r.unsound[0].margin == Fraction(0.3) - Fraction(1, 3)   # exact margin
+        (False, 1, True)
+        >>> check_accountant(lambda comp, eps_g: "1/3", cases, direction="delta").ok
+        True
+    """
+    parse_choice(direction, "direction", DIRECTIONS)
+    digits = parse_int(digits, "digits", lo=1, hi=10_000)
+    max_digits = max(parse_int(max_digits, "max_digits", lo=1, hi=10_000), digits)
+    if cases is None:
+        from .standard import standard_cases
+
+        cases = standard_cases(direction)
+    report = AccountantReport(direction, name=name or getattr(accountant, "__name__", None) or type(accountant).__name__)
+    for i, c in enumerate(cases):
+        if isinstance(c, Case):
+            if c.direction != direction:
+                raise InvalidArgument(f"cases[{i}]", f"a case of direction {direction!r}", c.direction)
+            case = c
+        elif isinstance(c, tuple) and len(c) in (2, 3):
+            case = Case.of(c[0], c[1], direction, c[2] if len(c) == 3 else "")
+        else:
+            raise InvalidArgument(f"cases[{i}]", "a Case or a pair (composition, query)", c)
+        t0 = time.perf_counter()
+        try:
+            ans = accountant(case.composition, case.query)
+        except Exception as e:  # the peer's failure is a finding, not ours
+            dt = time.perf_counter() - t0
+            report.verdicts.append(Verdict(case, "error", None, None, None, None, None, digits, dt,
+                                           f"the accountant raised {type(e).__name__}: {str(e)[:200]}"))
+            continue
+        dt = time.perf_counter() - t0
+        report.verdicts.append(decide(case, ans, digits=digits, max_digits=max_digits, seconds=dt))
+    return report
+
+
+def assert_sound(accountant: Union[Callable, AccountantReport], cases: Optional[Iterable] = None, *,
+                 direction: str = "epsilon", allow_undecided: bool = True, allow_errors: bool = False,
+                 max_excess: Optional[float] = None, **kw) -> AccountantReport:
+    """Fail (``AssertionError`` with a readable table) unless every answer is sound; for use in pytest.
+
+    ``accountant`` is an accountant (checked with :func:`check_accountant` on ``cases``) or a
+    report. ``max_excess`` also fails answers more than that relative excess above the optimum
+    (a tightness test). Errors fail unless ``allow_errors``; undecided answers pass unless
+    ``allow_undecided=False``.
+
+    Guarantee: as :func:`check_accountant`; returns the report when it passes.
+
+    Raises:
+        AssertionError: an unsound answer (or an error, an undecided or a too loose answer, as set).
+
+    Examples:
+        >>> from exactdp import mechanisms
+        >>> cases = [(mechanisms(exp_eps=[2], k=2), 0)]
+        >>> assert_sound(lambda comp, eps_g: 0.5, cases, direction="delta").counts()["sound"]
+        1
+        >>> assert_sound(lambda comp, eps_g: 0.25, cases, direction="delta")  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        AssertionError: <lambda>: 1 unsound answer (below the certified optimum: a privacy violation)
+        ...
+    """
+    rep = accountant if isinstance(accountant, AccountantReport) else check_accountant(accountant, cases,
+                                                                                        direction=direction, **kw)
+    bad: list[str] = []
+    problems = []
+    if rep.unsound:
+        n = len(rep.unsound)
+        problems.append(f"{n} unsound answer{'s' if n > 1 else ''} (below the certified optimum: a privacy violation)")
+        bad.append("unsound")
+    if rep.errors and not allow_errors:
+        problems.append(f"{len(rep.errors)} error{'s' if len(rep.errors) > 1 else ''}")
+        bad.append("error")
+    if rep.undecided and not allow_undecided:
+        problems.append(f"{len(rep.undecided)} undecided")
+        bad.append("undecided")
+    too_loose = [v for v in rep.loose if max_excess is not None and v.excess > max_excess]
+    if too_loose:
+        problems.append(f"{len(too_loose)} answers more than {max_excess:g} above the optimum (relative)")
+    if not problems:
+        return rep
+    lines = [f"{rep.name}: " + "; ".join(problems), rep.table(bad)] if bad else [f"{rep.name}: " + "; ".join(problems)]
+    if too_loose:
+        loose_rep = AccountantReport(rep.direction, too_loose, rep.name)
+        lines.append(loose_rep.table())
+    repro = [v.reproduction() for v in rep.unsound if v.reproduction()]
+    if repro:
+        lines.append("reproduce (exact):")
+        lines += ["  " + r for r in repro[:10]]
+    raise AssertionError("\n".join(lines))
