@@ -16,7 +16,8 @@ from fractions import Fraction as F
 
 from ._framework import FAILED, Proof
 
-__all__ = ["FAILED", "crosschecked", "contains", "meets", "contains_log", "exp_exact"]
+__all__ = ["FAILED", "crosschecked", "contains", "meets", "meets_ball", "ball_ends", "contains_log", "exp_exact",
+           "same_function"]
 
 
 def crosschecked(p: Proof, what: str, n: int) -> None:
@@ -53,6 +54,25 @@ def meets(p: Proof, enc, lo: F, hi: F, what: str, instance: str) -> bool:
     return True
 
 
+def ball_ends(x) -> tuple:
+    """The two ends of an Arb ball as exact Fractions (``lower``/``upper`` are exact dyadic numbers)."""
+    out = []
+    for end in (x.lower(), x.upper()):
+        m, e = end.man_exp()
+        out.append(F(int(m)) * F(2) ** int(e))
+    return tuple(out)
+
+
+def meets_ball(p: Proof, enc, ball, what: str, instance: str) -> bool:
+    """:func:`meets` with the independent enclosure given as an Arb ball (which must be finite)."""
+    if enc is FAILED:
+        return False
+    if not ball.is_finite():  # a defect of the check itself (too little precision), not of the library
+        raise ValueError(f"the independent enclosure for {what} is not finite on {instance}")
+    lo, hi = ball_ends(ball)
+    return meets(p, enc, lo, hi, what, instance)
+
+
 def contains_log(p: Proof, enc, w: F, what: str, instance: str, prec: int = 256) -> bool:
     """The library enclosure ``enc`` of a logarithm contains ``ln w`` (``w`` an exact positive rational).
 
@@ -85,3 +105,21 @@ def exp_exact(r):
     if r is FAILED:
         return FAILED
     return None if r.infinite else r.exp_exact
+
+
+def same_function(p: Proof, f_lib, g, breakpoints, what: str, instance: str) -> bool:
+    """A library trade-off function (exact vertices) equals the independent piecewise-linear ``g`` on [0, 1].
+
+    ``g(x)`` returns the independent exact value; ``breakpoints`` are g's breakpoints. Both functions are
+    linear between consecutive points of the union of their breakpoints, so equality there is equality
+    everywhere."""
+    if f_lib is FAILED:
+        return False
+    xs = sorted({F(x) for x in breakpoints} | {x for x, _ in f_lib.exact_vertices()} | {F(0), F(1)})
+    for x in xs:
+        a, b = f_lib(x), g(x)
+        if a.exact != b:
+            p.issue(f"{what} disagrees with the independent function on {instance} at alpha = {x}: "
+                    f"{a.exact if a.exact is not None else a} vs {b}")
+            return False
+    return True
