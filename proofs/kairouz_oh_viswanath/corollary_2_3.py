@@ -10,6 +10,9 @@ Checked exhaustively on finite mechanisms (both orders of the pair as neighbours
 Definition 1.1 <=> every vertex of the exact hull lies in R(eps, delta). Appendix A (its
 heading lost): "the total variation distance cannot be larger than
 delta + (1-delta)(e^eps - 1)/(e^eps + 1)", checked as a step.
+
+Library cross-check: exactdp's PrivacyRegion.is_subset (the region of T(P0, P1) and of
+T(P1, P0) inside dp_region(eps, delta)) gives the same verdict.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from fractions import Fraction as F
 
 import sympy as sp
 
+from .._crosscheck import crosschecked
 from .._framework import Proof, statement
 from . import _common as C
 
@@ -26,9 +30,18 @@ from . import _common as C
     "Corollary 2.3",
     "M is (eps,delta)-DP iff R(M) subset R(eps,delta) (R(M): union over neighbouring pairs of the convex hulls of "
     "the (P_MD, P_FA) points).",
+    library=("exactdp.regions.PrivacyRegion.is_subset", "exactdp.regions.PrivacyRegion.of_tradeoff",
+             "exactdp.regions.dp_region", "exactdp.fdp.tradeoff_of"),
 )
 def corollary(p: Proof) -> None:
-    n = 0
+    from exactdp.fdp import tradeoff_of
+    from exactdp.regions import PrivacyRegion, dp_region
+
+    def lib_inside(p0, p1, w, d):
+        R = dp_region(exp_eps=w, delta=d)
+        return all(PrivacyRegion.of_tradeoff(tradeoff_of(a, b)).is_subset(R) for a, b in ((p0, p1), (p1, p0)))
+
+    n = n_lib = 0
     for _ in range(300 if p.full else 50):
         m = p.rng.randint(1, 5)
         p0, p1 = C.rand_dist(p.rng, m), C.rand_dist(p.rng, m)
@@ -42,8 +55,14 @@ def corollary(p: Proof) -> None:
             if not p.require(a == inside, "Definition 1.1 <=> hull vertices in R(eps,delta)",
                              f"p0={p0} p1={p1} e^eps={w} delta={d}: DP {a}, region inside {inside}"):
                 return
+            if d < 1:
+                r = p.library("exactdp PrivacyRegion.is_subset", lib_inside, p0, p1, w, d)
+                p.agree(r, a, "exactdp PrivacyRegion.is_subset(dp_region)", f"p0={p0} p1={p1} e^eps={w} delta={d}")
+                n_lib += 1
     p.instances("(eps,delta)-DP <=> the hull of all 2^n points (both orders) lies in R(eps,delta) (n <= 5)", n,
                 "exhaustive")
+    crosschecked(p, "exactdp: the regions of T(P0, P1) and T(P1, P0) are subsets of dp_region(e^eps, delta) "
+                 "(PrivacyRegion.is_subset) exactly when the pair is (eps, delta)-DP", n_lib)
 
 
 @statement(

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from fractions import Fraction as F
 
+from .._crosscheck import FAILED, crosschecked
 from .._framework import Proof, statement
 from . import _common as C
 
@@ -29,9 +30,16 @@ from . import _common as C
     "Equation (41)",
     "The tangent line: the least delta~ with R(M) in R(eps~, delta~) is max_S P0(S) - e^eps~ P1(S) = "
     "sum_x [P0(x) - e^eps~ P1(x)]^+ = E_P0[(1 - e^{eps~ - Z})^+] (display lost; transcribed from the text).",
+    library=("exactdp.fdp.tradeoff_of", "exactdp.fdp.TradeOff.delta"),
 )
 def equation(p: Proof) -> None:
-    n = 0
+    from exactdp.fdp import tradeoff_of
+
+    def lib_delta(a, b, t):   # T(a, b).delta(t) = sup_S b(S) - t a(S)
+        r = p.library("exactdp TradeOff.delta", lambda: tradeoff_of(a, b).delta(exp_eps=t))
+        return FAILED if r is FAILED else r.exact
+
+    n = n_lib = 0
     for _ in range(200 if p.full else 60):
         m = p.rng.randint(1, 5)
         p0, p1 = C.rand_dist(p.rng, m), C.rand_dist(p.rng, m)
@@ -48,6 +56,10 @@ def equation(p: Proof) -> None:
         if not p.require(ok, "tangent line touches at 1 - hockey-stick; that delta~ is the least",
                          f"p0={p0} p1={p1} e^eps~={t}"):
             return
+        if p.full or n % 2 == 0:
+            p.agree(lib_delta(p1, p0, t), C.hs(p0, p1, t), "exactdp TradeOff.delta of T(P1, P0)", f"p0={p0} p1={p1} t={t}")
+            p.agree(lib_delta(p0, p1, t), C.hs(p1, p0, t), "exactdp TradeOff.delta of T(P0, P1)", f"p0={p0} p1={p1} t={t}")
+            n_lib += 2
     p.instances("random pairs (n <= 5): min over the exact hull of P_FA + e^eps~ P_MD and of e^eps~ P_FA + P_MD are "
                 "1 - hockey-stick (each direction); R(M) in R(eps~, delta~) exactly for delta~ >= the larger", n, "exact")
     m = 0
@@ -63,3 +75,5 @@ def equation(p: Proof) -> None:
                                      f"k={k} e^eps={w} delta={d} t={t}"):
                         return
     p.instances("k-fold Section 6.1 mechanism: sum_x [P0 - t P1]^+ = E_P0[(1 - t e^{-Z})^+], exactly", m, "exact")
+    crosschecked(p, "exactdp TradeOff.delta(e^eps~) of T(P1, P0) and of T(P0, P1) (the max of 1 - beta - e^eps~ alpha "
+                 "over the tangent line's touching vertex) equals the hockey-stick in each direction", n_lib)

@@ -17,6 +17,7 @@ from fractions import Fraction as F
 
 import sympy as sp
 
+from .._crosscheck import crosschecked
 from .._framework import Proof, statement
 from . import _common as C
 
@@ -29,8 +30,11 @@ def brute_rr(k, w, t):
 @statement(
     "Equation (6)",
     "delta_i = sum_{l=0}^{i-1} C(k,l)(e^{(k-l)eps} - e^{(k-2i+l)eps})/(1+e^eps)^k (display lost; transcribed).",
+    library=("exactdp.regions.theorem33_guarantees",),
 )
 def equation(p: Proof) -> None:
+    from exactdp.regions import theorem33_guarantees
+
     n = 0
     for k in range(1, 11 if p.full else 8):
         for w in (F(1), F(11, 10), F(3, 2), F(2), F(7, 2)):
@@ -71,3 +75,12 @@ def equation(p: Proof) -> None:
                                      f"k={k} e^eps={w} delta={d} i={i}"):
                         return
     p.instances("1 - (1-delta)^k (1-delta_i) = hockey-stick of the k-fold Section 6.1 mechanism (4^k outputs)", m)
+    n_lib = 0
+    for k in range(1, 11 if p.full else 8):
+        for w in (F(1), F(11, 10), F(3, 2), F(2), F(7, 2)):
+            g = p.library("exactdp theorem33_guarantees", theorem33_guarantees, exp_eps=w, delta=F(0), k=k)
+            p.agree(g, [(i, w ** (k - 2 * i), C.delta_i_printed(k, w, i)) for i in range(k // 2 + 1)],
+                    "exactdp theorem33_guarantees (delta = 0: delta'_i = delta_i)", f"k={k} e^eps={w}")
+            n_lib += 1
+    crosschecked(p, "exactdp theorem33_guarantees at delta = 0 lists (i, e^{(k-2i) eps}, delta_i) with delta_i as printed",
+                 n_lib)

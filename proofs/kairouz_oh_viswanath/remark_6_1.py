@@ -14,12 +14,17 @@ R(M) symmetric when pi is not an involution (minimal: 3 outputs, pi a 3-cycle).
 Correction: assume also P1(x) = P0(pi(x)) (e.g. pi an involution, as for the Section 6.1
 mechanism and its products, the only use in the paper); then the transcribed formula
 holds, checked exactly on random such mechanisms.
+
+Library cross-checks: exactdp's TradeOff.is_symmetric finds the counterexample's T(P0, P1)
+not symmetric; in the correction, tradeoff_from_guarantees of the (eps_j, delta_j)
+equals tradeoff_of(P0, P1) exactly.
 """
 
 from __future__ import annotations
 
 from fractions import Fraction as F
 
+from .._crosscheck import FAILED, crosschecked
 from .._framework import Proof, statement
 from . import _common as C
 from ._region import compare
@@ -41,7 +46,14 @@ def swap_asymmetry(p0, p1):
 
 
 def corrected(q: Proof) -> None:
-    n = 0
+    from exactdp import Mechanism
+    from exactdp.fdp import tradeoff_from_guarantees, tradeoff_of
+
+    def lib_equal(p0, p1):
+        gs = [Mechanism(exp_eps=w, delta=d) for w, d in pairs_of(p0, p1)]
+        return tradeoff_from_guarantees(gs) == tradeoff_of(p0, p1)
+
+    n = n_lib = 0
     for _ in range(300 if q.full else 100):
         m = q.rng.randint(2, 6)
         # a random involution pi: random disjoint transpositions
@@ -58,22 +70,36 @@ def corrected(q: Proof) -> None:
         if not q.require(out is None and inside is None, "region = intersection",
                          f"p0={p0} pi={pi}: outside at {out}, strictly inside at {inside}"):
             return
+        if (q.full or n % 2 == 0) and pairs_of(p0, p1):   # the library takes a non-empty list of guarantees
+            q.agree(q.library("exactdp tradeoff_from_guarantees", lib_equal, p0, p1), True,
+                    "exactdp tradeoff_from_guarantees(eps_j, delta_j) == tradeoff_of(P0, P1)", f"p0={p0} pi={pi}")
+            n_lib += 1
     q.instances("random mechanisms with P0 = P1 o pi and P1 = P0 o pi (pi a random involution, n <= 6): exact lower "
                 "boundary of R(M) = envelope of the intersection", n, "exact")
+    crosschecked(q, "exactdp tradeoff_from_guarantees of the (e^eps_j, delta_j) equals tradeoff_of(P0, P1) (the "
+                 "intersection is the region)", n_lib)
 
 
 @statement(
     "Remark 6.1",
     "If P0(x) = P1(pi(x)) for a permutation pi of X, then R(M, D0, D1) = intersection of R(eps_j, delta_j) over "
     "eps_j = log(P0(x)/P1(x)) >= 0, delta_j = sum_x [P0(x) - e^eps_j P1(x)]^+ (conclusion lost; transcribed).",
+    library=("exactdp.fdp.TradeOff.is_symmetric", "exactdp.fdp.tradeoff_of", "exactdp.fdp.tradeoff_from_guarantees"),
 )
 def remark(p: Proof) -> None:
+    from exactdp.fdp import tradeoff_of
+
     p0 = [F(1, 2), F(1, 3), F(1, 6)]
     pi = [1, 2, 0]  # the 3-cycle 0 -> 1 -> 2 -> 0
     p1 = [F(0)] * 3
     for x in range(3):
         p1[pi[x]] = p0[x]
     asym = swap_asymmetry(p0, p1)
+    f = p.library("exactdp tradeoff_of", tradeoff_of, p0, p1)
+    p.agree(FAILED if f is FAILED else f.is_symmetric(), asym is None, "exactdp TradeOff.is_symmetric",
+            f"P0={p0} P1={p1}")
+    crosschecked(p, "exactdp TradeOff.is_symmetric of T(P0, P1) for the 3-cycle counterexample is the independent verdict "
+                 "(not symmetric)", 1)
     h01, h10 = C.hs(p0, p1, F(2)), C.hs(p1, p0, F(2))
     if asym is not None and all(p0[x] == p1[pi[x]] for x in range(3)):
         x, a, b = asym

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from fractions import Fraction as F
 
+from .._crosscheck import crosschecked
 from .._framework import Proof, statement
 from . import _common as C
 
@@ -20,10 +21,17 @@ from . import _common as C
 @statement(
     "Theorem 2.4",
     "If M dominates M' (D - X - Y Markov), then R(M', D1, D2) subset R(M, D1, D2) for all neighbouring D1, D2.",
+    library=("exactdp.regions.PrivacyRegion.is_subset", "exactdp.fdp.tradeoff_of"),
 )
 def theorem(p: Proof) -> None:
-    n = n_pure = 0
-    for _ in range(300 if p.full else 100):
+    from exactdp.fdp import tradeoff_of
+    from exactdp.regions import PrivacyRegion
+
+    def lib_subset(q0, q1, p0, p1):
+        return PrivacyRegion.of_tradeoff(tradeoff_of(q0, q1)).is_subset(PrivacyRegion.of_tradeoff(tradeoff_of(p0, p1)))
+
+    n = n_pure = n_lib = 0
+    for idx in range(300 if p.full else 100):
         a, b = p.rng.randint(1, 4), p.rng.randint(1, 4)
         p0, p1 = C.rand_dist(p.rng, a), C.rand_dist(p.rng, a)
         T = C.rand_channel(p.rng, a, b)
@@ -32,6 +40,10 @@ def theorem(p: Proof) -> None:
         n += 1
         if not p.require(out is None, "R(M') subset R(M)", f"p0={p0} p1={p1} T={T}: point {out} outside"):
             return
+        if p.full or idx % 2 == 0:
+            p.agree(p.library("exactdp PrivacyRegion.is_subset", lib_subset, q0, q1, p0, p1), True,
+                    "exactdp PrivacyRegion.is_subset (R(T(M)) in R(M))", f"p0={p0} p1={p1} T={T}")
+            n_lib += 1
         w = C.rand_w(p.rng)
         if C.least_delta(p0, p1, w) == 0:
             n_pure += 1
@@ -40,3 +52,5 @@ def theorem(p: Proof) -> None:
     p.instances("points of M' = T(M) (all 2^m rejection regions) in the exact hull of M's points (|X|, |Y| <= 4)", n,
                 "exhaustive")
     p.instances("the [WZ10] special case: M (eps,0)-DP => T(M) (eps,0)-DP", n_pure, "exhaustive")
+    crosschecked(p, "exactdp PrivacyRegion.is_subset finds the region of the pair pushed through the channel inside that "
+                 "of (P0, P1)", n_lib)

@@ -14,12 +14,19 @@ also with the neighbours swapped), sampled deterministic adversaries for k = 3 a
 randomized adversaries, has its region inside the intersection; (tightness) the k-fold
 product of the Section 6.1 mechanism has exactly the intersection as its region (lower
 boundaries equal at every breakpoint), k <= 5; cross-checked with exactdp.composed_delta.
+
+Library cross-checks (every exactdp function linked to this theorem): theorem33_guarantees
+equals the printed ((k-2i) eps, delta'_i); theorem33_region's and composition_region's
+boundaries equal the independent intersection; homogeneous_tradeoff equals the
+Neyman-Pearson boundary of the independent k-fold product; check_theorem33 decides
+"equal"; optcomp at delta'_i is e^{(k-2i) eps}; largest_eps0 inverts it.
 """
 
 from __future__ import annotations
 
 from fractions import Fraction as F
 
+from .._crosscheck import FAILED, contains_log, crosschecked, exp_exact, same_function
 from .._framework import Proof, statement
 from . import _adaptive as AD
 from . import _common as C
@@ -96,7 +103,10 @@ def _lib_delta(k, w, d, t):
     "Theorem 3.3",
     "k-fold adaptive composition of (eps,delta)-DP mechanisms is ((k-2i)eps, 1-(1-delta)^k(1-delta_i))-DP for all "
     "i in {0..floor(k/2)}; its privacy region is exactly the intersection of these regions (tight).",
-    library=("exactdp.composed_delta",),
+    library=("exactdp.composed_delta", "exactdp.optcomp", "exactdp.regions.theorem33_guarantees",
+             "exactdp.regions.theorem33_region", "exactdp.regions.theorem33_tradeoff",
+             "exactdp.regions.homogeneous_tradeoff", "exactdp.regions.check_theorem33",
+             "exactdp.regions.composition_region", "exactdp.bounds.largest_eps0"),
 )
 def theorem(p: Proof) -> None:
     if not converse(p, CASES if not p.full else CASES + [(F(5, 4), F(1, 3))], 4 if p.full else 3,
@@ -113,6 +123,7 @@ def theorem(p: Proof) -> None:
                     p.agree(p.library("exactdp composed_delta (exact)", _lib_delta, k, w, d, w_i), d_i,
                             "exactdp composed_delta", f"k={k} e^eps={w} delta={d} e^eps_g={w_i}")
     p.note(f"exactdp.composed_delta (exact engine) agrees with 1 - (1-delta)^k (1-delta_i) on {m} (k, eps, delta, i).")
+    _library(p)
     p.note("Our copy says the region is 'an intersection of k regions'; there are floor(k/2) + 1 of them (i = 0 .. "
            "floor(k/2)), as the formula itself says: a harmless slip, not an erratum. 'delta in ,' is 'delta in "
            "[0,1]' with the interval lost in conversion.")
@@ -122,9 +133,13 @@ def theorem(p: Proof) -> None:
     "Theorem 3.3 (proof: the Section 6.1 mechanism has privacy region R(eps, delta))",
     "The mechanism P0 = (delta, (1-delta)e^eps/(1+e^eps), (1-delta)/(1+e^eps), 0), P1 its mirror, has "
     "R(M) = R(eps, delta).",
+    library=("exactdp.regions.dp_region", "exactdp.regions.randomized_response_region"),
 )
 def step_region(p: Proof) -> None:
-    n = 0
+    from exactdp import Mechanism
+    from exactdp.regions import dp_region, randomized_response_region
+
+    n = n_lib = 0
     for w in C.W_CHOICES + [F(10), F(101, 100)]:
         for d in (F(0), F(1, 100), F(1, 10), F(1, 3), F(1, 2), F(1)):
             c = (1 - d) / (1 + w)
@@ -135,7 +150,18 @@ def step_region(p: Proof) -> None:
             n += 1
             if not p.require(a == b, "hull of the mechanism's 16 points = R(eps,delta)", f"e^eps={w} delta={d}: {a} vs {b}"):
                 return
+            if d < 1:   # the library takes delta in [0, 1); its vertices are (P_FA, P_MD), the hull's (P_MD, P_FA)
+                hull = {(fa, md) for md, fa in a}
+                for name, fn in (("dp_region", lambda: dp_region(exp_eps=w, delta=d)),
+                                 ("randomized_response_region",
+                                  lambda: randomized_response_region([Mechanism(exp_eps=w, delta=d)]))):
+                    R = p.library(f"exactdp {name}", fn)
+                    p.agree(FAILED if R is FAILED else set(R.exact_vertices()), hull, f"exactdp {name} (vertices)",
+                            f"e^eps={w} delta={d}")
+                    n_lib += 1
     p.instances("exact hull of the 16 rejection-region points = the polygon R(eps,delta)", n, "exhaustive")
+    crosschecked(p, "exactdp dp_region(e^eps, delta) and randomized_response_region of one (e^eps, delta) mechanism have "
+                 "exactly the vertices of the independent hull (delta < 1)", n_lib)
     p.note("The mechanism's display was lost in our copy; transcribed from the published supplementary material "
            "(its equations (12)-(13)).")
 
@@ -143,8 +169,11 @@ def step_region(p: Proof) -> None:
 @statement(
     "Theorem 3.3 (proof: by Theorem 2.5 every (eps,delta)-DP mechanism is dominated by the Section 6.1 mechanism)",
     "For every (eps,delta)-DP pair (P0, P1) there is a stochastic T with P_b = T(P~_b), b = 0, 1.",
+    library=("exactdp.interactive.blackwell_kernel",),
 )
 def step_dominated(p: Proof) -> None:
+    from exactdp.interactive import blackwell_kernel
+
     n = 0
     for _ in range(80 if p.full else 30):
         w, d = C.rand_w(p.rng), C.rand_delta(p.rng)
@@ -155,4 +184,71 @@ def step_dominated(p: Proof) -> None:
         if not p.require(T is not None, "a post-processing T of the Section 6.1 mechanism exists",
                          f"e^eps={w} delta={d} p0={p0} p1={p1}"):
             return
+        r = p.library("exactdp blackwell_kernel", blackwell_kernel, *C.kov(w, d), p0, p1)
+        p.agree(FAILED if r is FAILED else r.dominated, True, "exactdp blackwell_kernel (dominated)",
+                f"e^eps={w} delta={d} p0={p0} p1={p1}")
     p.instances("random (eps,delta)-DP pairs (n <= 4): exact LP finds T, re-verified exactly", n)
+    crosschecked(p, "exactdp blackwell_kernel finds a verified kernel from the Section 6.1 mechanism to the pair", n)
+
+
+def _library(p: Proof) -> None:
+    from exactdp import Mechanism, optcomp
+    from exactdp.bounds import largest_eps0
+    from exactdp.regions import (
+        check_theorem33,
+        composition_region,
+        homogeneous_tradeoff,
+        theorem33_guarantees,
+        theorem33_region,
+        theorem33_tradeoff,
+    )
+
+    n = {"guarantees": 0, "regions": 0, "np": 0, "check": 0, "optcomp": 0, "eps0": 0}
+    for k in range(1, 9 if p.full else 7):
+        for w in (F(3, 2), F(2)):
+            for d in (F(0), F(1, 10)):
+                inst = f"k={k} e^eps={w} delta={d}"
+                pairs = C.theorem33_pairs(k, w, d)
+                g = p.library("exactdp theorem33_guarantees", theorem33_guarantees, exp_eps=w, delta=d, k=k)
+                p.agree(g, [(i, w_i, d_i) for i, (w_i, d_i) in enumerate(pairs)], "exactdp theorem33_guarantees", inst)
+                n["guarantees"] += 1
+                env = (lambda x, pairs=pairs: C.envelope(pairs, x))
+                bps = C.envelope_breakpoints(pairs)
+                if p.full or k % 2 == 1 or k == 6:
+                    for name, fn in (("theorem33_region", lambda: theorem33_region(exp_eps=w, delta=d, k=k).tradeoff),
+                                     ("theorem33_tradeoff", lambda: theorem33_tradeoff(exp_eps=w, delta=d, k=k)),
+                                     ("composition_region", lambda: composition_region(
+                                         [Mechanism(exp_eps=w, delta=d)] * k, engine="exact").tradeoff)):
+                        same_function(p, p.library(f"exactdp {name}", fn), env, bps, f"exactdp {name} (boundary)", inst)
+                        n["regions"] += 1
+                    c = p.library("exactdp check_theorem33", check_theorem33, exp_eps=w, delta=d, k=k)
+                    p.agree(FAILED if c is FAILED else c.equal, True, "exactdp check_theorem33 (equal)", inst)
+                    n["check"] += 1
+                if k <= (5 if p.full else 4):
+                    V0, V1 = C.product([C.kov(w, d)] * k)
+                    nb = C.np_boundary(V0, V1)
+                    same_function(p, p.library("exactdp homogeneous_tradeoff", homogeneous_tradeoff, exp_eps=w, delta=d,
+                                               k=k),
+                                  lambda x, nb=nb: C.pl_value(nb, x), [x for x, _ in nb],
+                                  "exactdp homogeneous_tradeoff", inst)
+                    n["np"] += 1
+                ms = [Mechanism(exp_eps=w, delta=d)] * k
+                for i, (w_i, d_i) in enumerate(pairs):
+                    if d_i < 1:   # OptComp at delta'_i is e^{(k-2i) eps}: delta_g(t) strictly decreases until w^k
+                        p.agree(exp_exact(p.library("exactdp optcomp (exact)", optcomp, ms, d_i, engine="exact")), w_i,
+                                "exactdp optcomp (exact)", f"{inst} delta'_{i}={d_i}")
+                        n["optcomp"] += 1
+                    if w_i > 1 and d_i < 1 and (p.full or (k == 3 and i == 1)):
+                        r = p.library("exactdp largest_eps0", largest_eps0, exp_eps_g=w_i, delta_g=d_i, k=k, delta0=d)
+                        contains_log(p, r, w, "exactdp largest_eps0", f"{inst} i={i}")
+                        n["eps0"] += 1
+    crosschecked(p, "exactdp theorem33_guarantees equals the printed (i, e^{(k-2i) eps}, 1 - (1-delta)^k (1-delta_i))",
+                 n["guarantees"])
+    crosschecked(p, "exactdp theorem33_region, theorem33_tradeoff and composition_region (exact): lower boundary equal to "
+                 "the independent envelope of the R((k-2i) eps, delta'_i) at every breakpoint of either", n["regions"])
+    crosschecked(p, "exactdp check_theorem33 decides that the intersection is the composition's region", n["check"])
+    crosschecked(p, "exactdp homogeneous_tradeoff equals the Neyman-Pearson boundary of the independent k-fold product "
+                 "of the Section 6.1 mechanism", n["np"])
+    crosschecked(p, "exactdp optcomp at delta_g = delta'_i is exactly e^{(k-2i) eps}", n["optcomp"])
+    crosschecked(p, "exactdp largest_eps0 at (e^{(k-2i) eps}, delta'_i) encloses eps (k = 3, i = 1; every (k, i) with --full)",
+                 n["eps0"])

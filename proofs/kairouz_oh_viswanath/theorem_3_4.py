@@ -12,13 +12,15 @@ stated range as far as it can be sampled: k from 1 to 1000 (--full 5000), eps fr
 the Section 6.1 mechanism to randomized response (the delta part) exactly. The
 sentence after the theorem ("In the high privacy regime, where eps <= 0.9, this bound
 can be further simplified as" + a lost display) cannot be checked: the simplified
-display is lost and not restated in the README.
+display is lost and not restated in the README. Library cross-check: exactdp's
+kov34_bound (delta~ solved from delta_g) encloses the same eps~.
 """
 
 from __future__ import annotations
 
 from fractions import Fraction as F
 
+from .._crosscheck import FAILED, crosschecked, meets_ball
 from .._framework import Proof, statement
 from . import _bounds as B
 from . import _common as C
@@ -55,6 +57,7 @@ def kov34(p: Proof, ks, epss, dts, terms=None) -> bool:
     "(eps,delta)-DP mechanisms are (eps~, 1-(1-delta)^k(1-delta~))-DP under k-fold adaptive composition for every "
     "delta~ in (0,1], eps~ = min{k eps, (e^eps-1)eps k/(e^eps+1) + eps sqrt(2k log(e + sqrt(k eps^2)/delta~)), "
     "(e^eps-1)eps k/(e^eps+1) + eps sqrt(2k log(1/delta~))}.",
+    library=("exactdp.bounds.kov34_bound",),
 )
 def theorem(p: Proof) -> None:
     ks = [1, 2, 3, 5, 10, 20, 30, 50, 100, 1000] + ([4, 7, 200, 2000, 5000] if p.full else [])
@@ -75,5 +78,32 @@ def theorem(p: Proof) -> None:
                         return
     p.instances("the delta part: hockey-stick of the k-fold Section 6.1 mechanism = 1-(1-delta)^k(1 - that of the "
                 "k-fold randomized response), exactly (k <= 4, several t)", n, "exact")
+    crosschecked(p, "exactdp kov34_bound at delta_g = 1 - (1-delta)^k (1-delta~) (delta in {0, 1/10}, delta~ < 1) encloses "
+                 "the printed eps~ (its enclosure meets an independent 256-bit one)", _library(p, ks, epss, dts))
     p.note("Lost in conversion and not checked: the display after 'In the high privacy regime, where eps <= 0.9, this "
            "bound can be further simplified as'.")
+
+
+def _library(p: Proof, ks, epss, dts) -> int:
+    from exactdp import Mechanism
+    from exactdp.bounds import kov34_bound
+
+    n = 0
+    for k in ks if p.full else (1, 10, 1000):
+        for eps in epss if p.full else (F(1, 1000), F(1, 10), F(1), F(20)):
+            for dt in dts if p.full else (F(1, 2), F(1, 10 ** 6), F(1, 10 ** 50)):
+                for d in (F(0), F(1, 10)) if dt < 1 else ():
+                    if d and k > 100:
+                        continue
+                    inst = f"k={k} eps={eps} delta={d} delta~={B.dec(dt)}"
+                    b = p.library("exactdp kov34_bound", kov34_bound, [Mechanism(eps=eps, delta=d)] * k,
+                                  1 - (1 - d) ** k * (1 - dt))
+                    if b is FAILED:
+                        continue
+                    n += 1
+                    if not b.applies:
+                        p.issue(f"exactdp kov34_bound does not apply on {inst}: {b.reason}")
+                    else:
+                        meets_ball(p, b.value, at_prec(256, lambda: B.ball_min(*B.kov34_terms(k, eps, dt))),
+                                   "exactdp kov34_bound", inst)
+    return n

@@ -12,12 +12,14 @@ mechanisms with parameters (eps_l, delta_l); the heterogeneous converse is the s
 argument as Theorem 3.3's, whose steps are checked in Equations (36)-(38)): mixtures
 of two or three distinct eps_l with multiplicities up to 40 (--full 120), eps_l from
 1/100 to 5, delta~ from 1 to 1e-30; the delta part exactly on small products.
+Library cross-check: exactdp's kov35_bound encloses the same eps~.
 """
 
 from __future__ import annotations
 
 from fractions import Fraction as F
 
+from .._crosscheck import FAILED, crosschecked, meets_ball
 from .._framework import Proof, statement
 from . import _bounds as B
 from . import _common as C
@@ -29,8 +31,13 @@ from ._arb import A, at_prec
     "(eps_l, delta_l)-DP mechanisms, l = 1..k, compose to (eps~, 1-(1-delta~) prod(1-delta_l))-DP for every "
     "delta~ in (0,1], eps~ = min{sum eps_l, sum (e^eps_l-1)eps_l/(e^eps_l+1) + sqrt(2 sum eps_l^2 log(e + "
     "sqrt(sum eps_l^2)/delta~)), same + sqrt(2 sum eps_l^2 log(1/delta~))}.",
+    library=("exactdp.bounds.kov35_bound",),
 )
 def theorem(p: Proof) -> None:
+    from exactdp import Mechanism
+    from exactdp.bounds import kov35_bound
+
+    n_lib = 0
     cmax = 120 if p.full else 40
     mixes = [
         [(F(1, 100), 1), (F(1), 1)],
@@ -44,8 +51,19 @@ def theorem(p: Proof) -> None:
     dts = [F(1), F(1, 2), F(1, 10), F(1, 10 ** 3), F(1, 10 ** 6), F(1, 10 ** 30)]
     t = B.Tally(p)
     n_zero = 0
-    for groups in mixes:
+    for gi, groups in enumerate(mixes):
         for dt in dts:
+            if dt < 1 and (p.full or gi % 2 == 0):
+                ms = [Mechanism(eps=x, delta=F(1, 100) if j == 0 else F(0)) for x, c in groups for j in range(c)]
+                inst = f"eps_l groups={[(str(x), c) for x, c in groups]} (one delta_l = 1/100) delta~={B.dec(dt)}"
+                b = p.library("exactdp kov35_bound", kov35_bound, ms, 1 - (1 - dt) * F(99, 100) ** len(groups))
+                if b is not FAILED:
+                    n_lib += 1
+                    if not b.applies:
+                        p.issue(f"exactdp kov35_bound does not apply on {inst}: {b.reason}")
+                    else:
+                        meets_ball(p, b.value, at_prec(256, lambda: B.ball_min(*B.kov35_terms(groups, dt))),
+                                   "exactdp kov35_bound", inst)
             first_min = at_prec(128, lambda: all(B.kov35_terms(groups, dt)[0] < t
                                                  for t in B.kov35_terms(groups, dt)[1:]))
             if first_min:
@@ -59,6 +77,8 @@ def theorem(p: Proof) -> None:
     t.report("worst-case heterogeneous hockey-stick at e^{eps~} <= delta~ (mixtures of 2-3 distinct "
              f"eps_l, multiplicities up to {cmax})")
     p.instances("eps~ = sum eps_l certainly (then exactly 0)", n_zero, "certified")
+    crosschecked(p, "exactdp kov35_bound at delta_g = 1 - (1-delta~) prod(1-delta_l) (delta~ < 1) encloses the printed "
+                 "eps~ (its enclosure meets an independent 256-bit one)", n_lib)
     m = 0
     for _ in range(40 if p.full else 15):
         k = p.rng.randint(1, 4)

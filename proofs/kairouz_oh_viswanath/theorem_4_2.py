@@ -11,7 +11,8 @@ with variance 2 Delta^2/eps_0^2, its shift by at most Delta changes the log-dens
 most eps_0 (so it is (eps_0, 0)-DP), and the stated variance gives
 eps_0 = eps/(2 sqrt(k log(e+eps/delta))); then (certified, Arb) the worst-case
 composition of k (eps_0, 0)-DP mechanisms (Theorem 3.3) is (eps, delta)-DP over the
-stated range, k up to 1000.
+stated range, k up to 1000. Library cross-check: exactdp's calibrate(paper=True) encloses
+the same Laplace variance and its verdict is "meets the budget".
 """
 
 from __future__ import annotations
@@ -20,15 +21,17 @@ from fractions import Fraction as F
 
 import sympy as sp
 
+from .._crosscheck import FAILED, crosschecked, meets_ball
 from .._framework import Proof, statement
 from . import _bounds as B
-from ._arb import A
+from ._arb import A, at_prec
 
 
 @statement(
     "Theorem 4.2",
     "Laplacian noise with variance 8k Delta^2 log(e+eps/delta)/eps^2 gives (eps,delta)-DP under k-fold adaptive "
     "composition, for eps in (0,0.9], delta in (0,1] (heading lost; number inferred).",
+    library=("exactdp.calibrate",),
 )
 def theorem(p: Proof) -> None:
     x = sp.symbols("x", real=True)
@@ -67,6 +70,34 @@ def theorem(p: Proof) -> None:
                     return
     t.report(f"worst case (Theorem 3.3, delta = 0) hockey-stick at e^eps <= delta with "
              f"eps_0 = eps/(2 sqrt(k log(e+eps/delta))), k in {ks}")
+    crosschecked(p, "exactdp calibrate(eps, delta, k, sensitivity, paper=True): its Theorem 4.2 variance meets the "
+                 "independent enclosure of 8k Delta^2 log(e+eps/delta)/eps^2 and it decides the budget is met", _library(p))
     p.note("Heading lost in conversion; numbered 4.2 by its place between Corollary 4.1 and Theorem 4.3. The check "
            "goes through the worst case of (eps_0, 0)-DP mechanisms, as the paper's argument does; the exact "
            "composition of Laplace mechanisms (smaller) is not computed.")
+
+
+def _library(p: Proof) -> int:
+    from exactdp import calibrate
+
+    def variance(k, eps, delta, S):
+        E = A(eps)
+        return 8 * k * A(S) ** 2 * (B.e() + E / A(delta)).log() / (E * E)
+
+    n = 0
+    cases = [(1, F(1, 10), F(1, 1000), F(1)), (10, F(9, 10), F(1, 10 ** 6), F(3))]
+    if p.full:
+        cases += [(100, F(1, 2), F(1, 2), F(1, 4)), (1000, F(1, 100), F(1, 10 ** 9), F(1))]
+    for k, eps, delta, S in cases:
+        inst = f"k={k} eps={eps} delta={delta} Delta={S}"
+        c = p.library("exactdp calibrate (paper)", calibrate, eps, delta, k=k, sensitivity=S, paper=True, digits=15)
+        if c is FAILED:
+            continue
+        st = {s.statement: s for s in c.paper}.get("Kairouz-Oh-Viswanath Theorem 4.2")
+        if st is None:
+            p.issue(f"exactdp calibrate(paper=True) gives no Theorem 4.2 entry on {inst}")
+            continue
+        n += 1
+        meets_ball(p, st.value, at_prec(256, variance, k, eps, delta, S), "exactdp calibrate: Theorem 4.2 variance", inst)
+        p.agree(st.meets, True, "exactdp calibrate: Theorem 4.2 verdict", inst)
+    return n

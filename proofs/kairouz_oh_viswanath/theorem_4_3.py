@@ -16,6 +16,13 @@ Correction: variance max{8k Delta^2 log(e+eps/delta)/eps^2, 2k Delta^2/eps} (equ
 the printed variance suffices exactly when eps <= 4 log(e + eps/delta)); proved by
 Appendix B's argument with the corrected last step, and checked (certified) for eps from
 1e-6 to 1e6 and delta from 1 down to 1e-300.
+
+Library cross-checks: exactdp's calibrate(paper=True) states the printed variance and a
+verdict on it, which must be the independent certified decision (False at eps = 84,
+delta = 1/2); its own corrected variance max(8k Delta^2 L/eps^2, k Delta^2/eps) (tighter
+than the correction here) is decided independently too; its least Gaussian sigma is
+bracketed by independent decisions; exactdp.gdp's gdp_delta encloses the same
+delta(eps) = Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2).
 """
 
 from __future__ import annotations
@@ -25,9 +32,10 @@ from fractions import Fraction as F
 import sympy as sp
 from flint import arb
 
+from .._crosscheck import FAILED, crosschecked, meets_ball
 from .._framework import Proof, statement
 from . import _bounds as B
-from ._arb import A, decide_le, gauss_hockey
+from ._arb import A, at_prec, decide_le, gauss_hockey
 
 
 def mu_printed(eps: arb, delta: arb) -> arb:
@@ -82,6 +90,7 @@ def corrected_check(q: Proof, mu_fn=None) -> None:
     "Theorem 4.3",
     "Gaussian noise with variance 8k Delta^2 log(e+eps/delta)/eps^2 gives (eps,delta)-DP under k-fold adaptive "
     "composition for any eps > 0 and delta in (0,1].",
+    library=("exactdp.calibrate",),
 )
 def theorem(p: Proof) -> None:
     # the minimal counterexample: k = 1, Delta = 1 (mu depends on eps and delta only), delta = 1/2
@@ -108,6 +117,10 @@ def theorem(p: Proof) -> None:
             if not t.take(ok, "printed variance suffices for eps <= 80", f"eps={eps} delta={B.dec(delta)}: {text}"):
                 return
     t.report("the printed variance does suffice at eps in {1e-3, 0.1, 1, 10, 50, 80}, delta from 1 to 1e-300")
+    crosschecked(p, "exactdp calibrate(eps, delta, k = 1, paper=True): its Theorem 4.3 variance meets the independent "
+                 "enclosure and its verdict is the independent certified decision (refuted at eps = 84, delta = 1/2); "
+                 "its own corrected variance max(8k Delta^2 L/eps^2, k Delta^2/eps) is decided the same way "
+                 "independently; its least sigma sits between independent decisions", _library(p))
     p.note("Appendix B asks for sigma^2 >= (4k Delta^2/eps^2) log(e+eps/delta) where the theorem has 8: the theorem's "
            "constant is the larger (safer) one; a harmless discrepancy, not the error.")
     # the unnumbered claim just before the theorem (cited from [DKM+06a]): sigma^2 >= 2 Delta^2 log(2/delta_0)/eps_0^2
@@ -129,6 +142,7 @@ def theorem(p: Proof) -> None:
     "Theorem 4.3 (proof: the k-fold Gaussian mechanism is N(0,1) vs N(mu,1), mu^2 = k Delta^2/sigma^2)",
     "log(f_0^k/f_1^k)(x) = (k Delta^2 - 2 Delta sum x_i)/(2 sigma^2); the privacy loss is N(mu^2/2, mu^2) under D_0 "
     "and N(-mu^2/2, mu^2) under D_1, so delta(eps) = Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2).",
+    library=("exactdp.gdp.gdp_delta",),
 )
 def step_reduce(p: Proof) -> None:
     sig, D = sp.symbols("sigma Delta", positive=True)
@@ -158,6 +172,21 @@ def step_reduce(p: Proof) -> None:
     p.symbolic("delta(eps) = P0(Z > eps) - e^eps P1(Z > eps) = Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2)", ok2)
     p.instances("symbolic log-likelihood ratio of the k-fold Gaussian pair, k <= 5", n, "exhaustive")
     p.note("Appendix B takes q_i(D_0) = 0, q_i(D_1) = Delta for all i (non-adaptive); so does this check.")
+    from exactdp.gdp import gdp_delta
+
+    m = 0
+    for mu in (F(1, 100), F(1, 2), F(1), F(3), F(13)):
+        for e in (F(0), F(1, 10), F(1), F(5), F(20)):
+            if e / mu > 600:   # delta below Phi(-600): exactdp refuses it by design (CostTooHigh, documented)
+                continue
+            inst = f"mu={mu} eps={e}"
+            r = p.library("exactdp gdp_delta", gdp_delta, mu, e, digits=20)
+            if r is FAILED:
+                continue
+            m += 1
+            meets_ball(p, r, at_prec(256, gauss_hockey, A(e), A(mu)), "exactdp gdp_delta", inst)
+    crosschecked(p, "exactdp.gdp.gdp_delta(mu, eps) meets the independent Arb enclosure of Phi(-eps/mu + mu/2) - "
+                 "e^eps Phi(-eps/mu - mu/2) (mu from 1/100 to 13, eps from 0 to 20, eps/mu <= 600)", m)
 
 
 @statement(
@@ -234,3 +263,37 @@ def step_variance(p: Proof) -> None:
 
     p.correct("With sigma^2 >= (4k Delta^2/eps^2) log(e+eps/delta) and sigma^2 >= 2k Delta^2/eps, the condition "
               "eps >= mu^2/2 + sqrt(2 mu^2 log(e+mu/delta)) holds (mu^2 = k Delta^2/sigma^2).", corr)
+
+
+def _library(p: Proof) -> int:
+    from exactdp import calibrate
+
+    def mu_library(eps: arb, delta: arb) -> arb:   # exactdp's correction: mu^2 = min(eps^2/(8L), eps)
+        return B.ball_min(eps * eps / (8 * (B.e() + eps / delta).log()), eps).sqrt()
+
+    n = 0
+    cases = [(F(1), F(1, 10 ** 6)), (F(84), F(1, 2)), (F(100), F(1, 10))]
+    if p.full:
+        cases += [(F(83), F(1, 2)), (F(10), F(1, 10 ** 30)), (F(200), F(1, 10 ** 6)), (F(1, 10), F(1, 2))]
+    for eps, delta in cases:
+        inst = f"k=1 Delta=1 eps={eps} delta={B.dec(delta)}"
+        c = p.library("exactdp calibrate (paper)", calibrate, eps, delta, k=1, paper=True, digits=15)
+        if c is FAILED:
+            continue
+        sts = {s.statement: s for s in c.paper}
+        st, corr = sts.get("Kairouz-Oh-Viswanath Theorem 4.3"), sts.get("Kairouz-Oh-Viswanath Theorem 4.3 (corrected)")
+        if st is None or corr is None:
+            p.issue(f"exactdp calibrate(paper=True) lacks the Theorem 4.3 entries on {inst}")
+            continue
+        n += 1
+        meets_ball(p, st.value, at_prec(256, lambda: 1 / mu_printed(A(eps), A(delta)) ** 2),
+                   "exactdp calibrate: Theorem 4.3 variance", inst)
+        p.agree(st.meets, gauss_le(eps, delta, mu_printed)[0], "exactdp calibrate: Theorem 4.3 verdict", inst)
+        p.agree(corr.meets, gauss_le(eps, delta, mu_library)[0], "exactdp calibrate: corrected Theorem 4.3 verdict", inst)
+        # the least sigma (mu = 1/sigma for k = 1, Delta = 1): its upper end meets the budget, its lower end does not
+        lo, hi = c.gaussian_sigma.lower, c.gaussian_sigma.upper
+        p.agree(gauss_le(eps, delta, lambda e, d: 1 / A(hi))[0], True, "exactdp calibrate: least sigma (upper end meets)",
+                inst)
+        if 0 < lo < hi and gauss_le(eps, delta, lambda e, d: 1 / A(lo))[0] is True:   # None: too close to decide
+            p.issue(f"exactdp calibrate: the lower end {lo} of the least sigma meets the budget on {inst}")
+    return n

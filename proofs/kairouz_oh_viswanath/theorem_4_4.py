@@ -16,6 +16,8 @@ response, and so its k-fold (adaptive) composition has the region of the k-fold
 randomized response. Exactly: that region (every deterministic adversary choosing, per
 query, the shift direction) equals (5) at delta = 0 (k <= 3), and the region of every
 deterministic adversary over other (eps, 0)-DP mechanisms lies inside it (k = 2).
+Library cross-check: exactdp's geometric_pair is the randomized response derived above,
+and geometric_region(k) has exactly the region (5) at delta = 0.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from fractions import Fraction as F
 
 import sympy as sp
 
+from .._crosscheck import FAILED, crosschecked, same_function
 from .._framework import Proof, statement
 from . import _adaptive as AD
 from . import _common as C
@@ -34,6 +37,7 @@ from ._region import compare
     "Theorem 4.4",
     "Under the k-fold composition experiment of counting queries, the geometric mechanism achieves the largest "
     "privacy region among all (eps, 0)-DP mechanisms, universally for every pair of neighbouring databases.",
+    library=("exactdp.regions.geometric_pair", "exactdp.regions.geometric_region"),
 )
 def theorem(p: Proof) -> None:
     r = sp.symbols("r", positive=True)  # r = e^-eps in (0, 1)
@@ -78,6 +82,27 @@ def theorem(p: Proof) -> None:
                 return
     p.instances("largest: every deterministic adversary over other (eps, 0)-DP mechanisms (k = 2) stays inside", m2,
                 "exhaustive")
+    crosschecked(p, "exactdp geometric_pair(e^eps) is (P0(x <= 0), P0(x >= 1)) = (e^eps, 1)/(1 + e^eps) and its mirror; "
+                 "geometric_region(e^eps, k) has the boundary of (5) at delta = 0 (k <= 3; 5 with --full)", _library(p))
     p.note("Queries whose answers agree on the pair add hypothesis-free noise (no change to the region); queries "
            "shifted by -1 are randomized response with the outputs relabelled. The density's name 'p(k)' in our copy "
            "reuses k (the number of queries) as the noise value; read p(x).")
+
+
+def _library(p: Proof) -> int:
+    from exactdp.regions import geometric_pair, geometric_region
+
+    n = 0
+    for w in (F(5, 4), F(2), F(3)):
+        g = p.library("exactdp geometric_pair", geometric_pair, exp_eps=w)
+        rr = C.binary_rr(w)
+        p.agree(FAILED if g is FAILED else (list(g[0]), list(g[1])), (rr[0], rr[1]), "exactdp geometric_pair",
+                f"e^eps={w}")
+        n += 1
+        for k in range(1, 6 if p.full else 4):
+            pairs = C.theorem33_pairs(k, w, F(0))
+            R = p.library("exactdp geometric_region", geometric_region, exp_eps=w, k=k)
+            same_function(p, FAILED if R is FAILED else R.tradeoff, lambda x, pairs=pairs: C.envelope(pairs, x),
+                          C.envelope_breakpoints(pairs), "exactdp geometric_region (boundary)", f"e^eps={w} k={k}")
+            n += 1
+    return n

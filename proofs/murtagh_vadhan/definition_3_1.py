@@ -7,13 +7,15 @@ with alpha = 1 - delta, on b = 0 output 0 w.p. delta, 1 w.p. alpha e^eps/(1+e^ep
 
 Verified symbolically: both rows are distributions and the hockey-stick
 divergence at e^eps is exactly delta in both directions (so M~ is (eps,delta)-DP
-and no smaller delta works at that eps).
+and no smaller delta works at that eps). Library cross-check: exactdp's
+randomized_response (regions) has exactly these two rows.
 """
 
 from __future__ import annotations
 
 import sympy as sp
 
+from .._crosscheck import FAILED, crosschecked
 from .._framework import Proof, statement
 from . import _common as C
 from ._sym import identical, same_sign_product
@@ -23,8 +25,11 @@ from ._sym import identical, same_sign_product
     "Definition 3.1",
     "M~_(eps,delta): {0,1} -> {0,1,2,3}; b=0: (delta, alpha e^eps/(1+e^eps), alpha/(1+e^eps), 0), b=1: the mirror; "
     "alpha = 1 - delta. It is (eps,delta)-DP.",
+    library=("exactdp.regions.randomized_response",),
 )
 def definition(p: Proof) -> None:
+    from exactdp.regions import randomized_response
+
     w = sp.symbols("w", positive=True)       # w = e^eps >= 1
     d = sp.symbols("delta", nonnegative=True)
     u = sp.symbols("u", nonnegative=True)    # u = w - 1 >= 0
@@ -55,6 +60,10 @@ def definition(p: Proof) -> None:
             if not p.require(C.hs_pair(q0, q1, wq) == dq == C.hs_pair(q1, q0, wq) and sum(q0) == 1 == sum(q1),
                              "exact instance", f"e^eps={wq} delta={dq}"):
                 return
+            r = p.library("exactdp randomized_response", randomized_response, exp_eps=wq, delta=dq)
+            p.agree(FAILED if r is FAILED else (tuple(r[0]), tuple(r[1])), (q0, q1), "exactdp randomized_response",
+                    f"e^eps={wq} delta={dq}")
     p.instances("hockey-stick at e^eps equals delta in both directions", n)
+    crosschecked(p, "exactdp.regions.randomized_response(e^eps, delta) has exactly the two rows above", n)
     p.note("Transcription: the table of Definition 3.1 was lost in our copy; entries are KOV's randomized response "
            "as given in the project brief.")

@@ -7,7 +7,9 @@ K = {T : sum_{notT} eps_i >= eps* + sum_T eps_i} = {T : sum_T eps_i <= (sum eps_
 the sum of Theorem 1.5 equals sum_{T in K} (e^{sum eps_i} prod_T e^{-eps_i} - e^{eps*} prod_T e^{eps_i}),
 two Lemma 5.1 tables.
 
-Checked exactly on lattice instances with e^{eps_0} rational.
+Checked exactly on lattice instances with e^{eps_0} rational. Library cross-checks:
+exactdp optcomp (the exact OptComp) and exactdp's lemma52_decide (the decision, in its
+exact exp-space form).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from fractions import Fraction as F
 
 import sympy as sp
 
+from .._crosscheck import crosschecked
 from .._framework import FAILED, Proof, statement
 from . import _common as C
 from ._approx import lemma52_B, lemma52_decide, lemma52_sum
@@ -42,12 +45,13 @@ def _instances(p: Proof, count: int):
     "Lemma 5.2",
     "If eps_i = a_i eps_0 (a_i non-negative integers, eps_0 > 0), whether OptComp((eps_i,delta_i), delta_g) <= eps* can "
     "be decided in time O((k/eps_0) sum eps_i).",
-    library=('exactdp.optcomp',),
+    library=('exactdp.optcomp', 'exactdp.approx.decision.lemma52_decide'),
 )
 def lemma(p: Proof) -> None:
     from exactdp import Mechanism, optcomp
+    from exactdp.approx.decision import lemma52_decide as lib_decide
 
-    n = 0
+    n = n_lib = 0
     for q, a, t in _instances(p, 120 if p.full else 50):
         ds = [C.rand_delta(p.rng) for _ in a]
         P = C.prod(1 - d for d in ds)
@@ -66,12 +70,17 @@ def lemma(p: Proof) -> None:
                           dg, engine="exact")
             p.agree(r if r is FAILED else (None if r.infinite else r.exp_exact), topt, "exactdp optcomp (exact)",
                     f"q={q} a={a} ds={ds} dg={dg}")
+            p.agree(p.library("exactdp lemma52_decide", lib_decide, a, dg, exp_base=q, exp_star=t, deltas=ds), dec,
+                    "exactdp lemma52_decide", f"q={q} a={a} t={t} ds={ds} dg={dg}")
+            n_lib += 1
             B = lemma52_B(q, a, t)
             if not p.require(B <= sum(a) // 2, "B <= sum a_i / 2 (table size O(Bk) = O((k/eps_0) sum eps_i))",
                              f"q={q} a={a} t={t}"):
                 return
     p.instances("the knapsack decision (two Lemma 5.1 tables, Theorem 1.5's inequality) agrees with OptComp <= eps* from "
                 "an independent exact inverse of Theorem 1.5 (exactdp optcomp agrees); B <= sum a_i / 2", n)
+    crosschecked(p, "exactdp lemma52_decide (exp-space form: e^{eps_0} = q, e^{eps*} = t) returns the independent "
+                 "decision", n_lib)
 
 
 @statement(

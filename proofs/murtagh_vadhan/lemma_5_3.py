@@ -4,7 +4,8 @@ Printed: for eps_i, c >= 0 and delta_i, delta_g in [0,1):
 OptComp((eps_i + c, delta_i), delta_g) <= OptComp((eps_i, delta_i), e^{-kc/2} delta_g) + kc.
 
 Checked exactly (e^{c/2} rational, so e^{-kc/2} and e^{kc} are too), and each step of
-the proof symbolically.
+the proof symbolically. Library cross-check: exactdp's lemma53_bound (shift given as
+e^c) encloses the independent right-hand side OptComp(eps, e^{-kc/2} delta_g) + kc.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from fractions import Fraction as F
 
 import sympy as sp
 
+from .._crosscheck import FAILED, contains_log, crosschecked
 from .._framework import Proof, statement
 from . import _common as C
 from ._sym import identical, same_sign_product
@@ -34,10 +36,14 @@ def _instances(p: Proof, count: int):
     "Lemma 5.3",
     "OptComp((eps_1+c,delta_1),...,(eps_k+c,delta_k), delta_g) <= OptComp((eps_1,delta_1),...,(eps_k,delta_k), "
     "e^{-kc/2} delta_g) + kc.",
+    library=("exactdp.approx.lemma53.lemma53_bound",),
 )
 def lemma(p: Proof) -> None:
-    n = tight = 0
-    for ws, ds, u, dg in _instances(p, 150 if p.full else 60):
+    from exactdp import Mechanism
+    from exactdp.approx.lemma53 import lemma53_bound
+
+    n = tight = n_lib = 0
+    for idx, (ws, ds, u, dg) in enumerate(_instances(p, 150 if p.full else 60)):
         k = len(ws)
         left = C.optcomp_t_formula([w * u * u for w in ws], ds, dg)          # e^{OptComp(eps + c)}
         right = C.optcomp_t_formula(ws, ds, dg / u ** k)                      # e^{OptComp(eps, e^{-kc/2} delta_g)}
@@ -48,8 +54,20 @@ def lemma(p: Proof) -> None:
                          f"ws={ws} ds={ds} e^(c/2)={u} dg={dg}: {left} > {right}"):
             return
         tight += left is not None and right is not None and left == right
+        if p.full or idx % 3 == 0:
+            inst = f"ws={ws} ds={ds} e^c={u * u} dg={dg}"
+            b = p.library("exactdp lemma53_bound", lemma53_bound, [Mechanism(exp_eps=w, delta=d) for w, d in zip(ws, ds)],
+                          delta_g=dg, exp_c=u * u)
+            if b is not FAILED:
+                n_lib += 1
+                if right is None:
+                    p.agree(b.infinite, True, "exactdp lemma53_bound (infinite)", inst)
+                else:
+                    contains_log(p, b, right, "exactdp lemma53_bound", inst)
     p.instances("exact OptComp values (Theorem 1.5 inverted exactly) with e^{c/2} in {1, 11/10, 5/4, 3/2, 2}", n)
     p.note(f"Equality held in {tight} of {n} instances (e.g. c = 0 with delta_g = 0).")
+    crosschecked(p, "exactdp lemma53_bound (shift e^c = u^2) encloses the independent OptComp(eps, e^{-kc/2} delta_g) + kc "
+                 "(infinite when that is)", n_lib)
 
 
 @statement(

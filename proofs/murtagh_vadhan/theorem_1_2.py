@@ -9,6 +9,8 @@ distribution of Definition 3.1's M~ (which dominates every (eps,delta)-DP
 mechanism by Lemma 3.3): delta_g(k eps) <= k delta. Symbolic sub-lemma: at
 e^eps_g = W = prod e^eps_i every term W_S - W W_notS = W_S (1 - W_notS^2) is <= 0,
 so delta_g(sum eps_i) = 1 - prod(1 - delta_i) <= sum delta_i (Bernoulli/union bound).
+Library cross-check: exactdp's basic_bound gives eps_g = sum eps_i exactly when
+delta_g >= sum delta_i (its enclosure contains k ln e^eps), and refuses below.
 """
 
 from __future__ import annotations
@@ -17,7 +19,8 @@ from fractions import Fraction as F
 
 import sympy as sp
 
-from .._framework import Proof, statement
+from .._crosscheck import contains_log, crosschecked
+from .._framework import FAILED, Proof, statement
 from . import _common as C
 from ._sym import identical
 
@@ -25,6 +28,7 @@ from ._sym import identical
 @statement(
     "Theorem 1.2",
     "For eps >= 0, delta in [0,1] and (eps,delta)-DP M_1..M_k, the composition (M_1..M_k) is (k eps, k delta)-DP.",
+    library=("exactdp.bounds.basic_bound",),
 )
 def theorem(p: Proof) -> None:
     WS, WnS = sp.symbols("W_S W_notS", positive=True)
@@ -56,3 +60,35 @@ def theorem(p: Proof) -> None:
             return
     p.instances("delta_g at e^eps_g = e^{k eps} is exactly 1 - (1-delta)^k <= k delta (k <= 6; product distribution for "
                 "k <= 3); heterogeneous form (sum eps_i, sum delta_i) on random instances", n)
+    crosschecked(p, "exactdp basic_bound at delta_g = k delta is eps_g = k eps (exact for rational eps, an enclosure "
+                 "containing k ln e^eps otherwise) and does not apply below k delta", _library(p))
+
+
+def _library(p: Proof) -> int:
+    """exactdp basic_bound against (k eps, k delta): exp-space eps (enclosure of k ln w) and rational eps (exact)."""
+    from exactdp import Mechanism
+    from exactdp.bounds import basic_bound
+
+    cases = [([Mechanism(exp_eps=w, delta=d)] * k, w ** k, k * d, True)
+             for k in (1, 3, 6) for w in (F(3, 2), F(3)) for d in (F(0), F(1, 10))]
+    cases += [([Mechanism(eps=e, delta=d)] * k, k * e, k * d, False)
+              for k, e, d in ((1, F(1, 10), F(1, 100)), (4, F(1, 2), F(0)), (7, F(2), F(1, 20)))]
+    n = 0
+    for ms, value, dg, exp_space in cases:
+        inst = f"{len(ms)} x {ms[0]}, delta_g = {dg}"
+        b = p.library("exactdp basic_bound", basic_bound, ms, dg)
+        if b is FAILED:
+            continue
+        n += 1
+        if not b.applies:
+            p.issue(f"exactdp basic_bound does not apply at delta_g = k delta on {inst}: {b.reason}")
+            continue
+        if exp_space:
+            contains_log(p, b.value, value, "exactdp basic_bound", inst)
+        else:
+            p.agree(b.value.exact, value, "exactdp basic_bound (exact)", inst)
+        if dg > 0:
+            below = p.library("exactdp basic_bound", basic_bound, ms, dg * F(999, 1000))
+            if below is not FAILED and below.applies:
+                p.issue(f"exactdp basic_bound applies below delta_g = sum delta_i on {inst}")
+    return n

@@ -11,7 +11,8 @@ homogeneous form, sum over l of C(k, l) max(e^{(k-l)eps} - e^{eps_g} e^{l eps}, 
 written here independently of the exactdp engine -- is shown to lie below
 k delta + delta' (exact rational comparison of the enclosure's upper end). The
 exactdp certified engine is run as a cross-check (a disagreement is a library
-issue).
+issue), and so is exactdp's advanced_bound (its enclosure of the printed eps_g must
+meet the independent one).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from fractions import Fraction as F
 from exactdp._backend import workprec
 from exactdp.numbers import arb_bounds
 
+from .._crosscheck import crosschecked, meets
 from .._framework import FAILED, Proof, statement
 
 
@@ -50,12 +52,13 @@ def _eps_g_ball(eps: F, k: int, dprime: F):
     "Theorem 1.3",
     "For eps > 0, delta, delta' > 0 and (eps,delta)-DP M_1..M_k, the composition is (eps_g, k delta + delta')-DP with "
     "eps_g = sqrt(2k ln(1/delta')) eps + k eps (e^eps - 1).",
-    library=('exactdp.composed_delta', 'exactdp.optcomp'),
+    library=('exactdp.composed_delta', 'exactdp.optcomp', 'exactdp.bounds.advanced_bound'),
 )
 def theorem(p: Proof) -> None:
     from exactdp import Computable, Mechanism, composed_delta, optcomp
+    from exactdp.bounds import advanced_bound
 
-    n = 0
+    n = n_adv = 0
     ks = (1, 2, 5, 10, 30, 100) if p.full else (1, 3, 10, 40)
     epss = (F(1, 100), F(1, 10), F(1, 2), F(1), F(2)) if p.full else (F(1, 20), F(1, 2), F(3, 2))
     dprimes = (F(1, 2), F(1, 10), F(1, 1000), F(1, 10 ** 9)) if p.full else (F(1, 3), F(1, 1000), F(1, 10 ** 9))
@@ -73,6 +76,17 @@ def theorem(p: Proof) -> None:
                                      f"eps={eps} k={k} delta={delta} delta'={dp}: delta_g in [{float(lo):.6g}, "
                                      f"{float(hi):.6g}] > {float(bound):.6g}"):
                         return
+                    inst = f"eps={eps} k={k} delta={delta} delta'={dp}"
+                    adv = p.library("exactdp advanced_bound", advanced_bound, [Mechanism(eps=eps, delta=delta)] * k,
+                                    bound)
+                    if adv is not FAILED:
+                        n_adv += 1
+                        if not adv.applies:
+                            p.issue(f"exactdp advanced_bound does not apply on {inst}: {adv.reason}")
+                        else:
+                            with workprec(256):
+                                glo, ghi = arb_bounds(_eps_g_ball(eps, k, dp))
+                            meets(p, adv.value, glo, ghi, "exactdp advanced_bound", inst)
                     r = p.library("exactdp composed_delta (certified)", composed_delta,
                                   [Mechanism(eps=eps, delta=delta)] * k, exp_eps_g=Computable(fn, "e^eps_g"),
                                   engine="certified", digits=12)
@@ -86,6 +100,8 @@ def theorem(p: Proof) -> None:
     p.instances("certified enclosure (independent Arb transcription of Theorem 1.5, homogeneous form) of the optimal "
                 "delta_g at the printed eps_g lies below k delta + delta' (rational eps, "
                 f"k in {ks}, delta in {{0, 1/1000}}, delta' in {tuple(str(x) for x in dprimes)})", n, "certified")
+    crosschecked(p, "exactdp advanced_bound at delta_g = k delta + delta' encloses the printed eps_g (its enclosure meets "
+                 "an independent 256-bit Arb enclosure)", n_adv)
     if worst:
         p.note(f"Tightest case: (delta_g(eps_g) - (1 - (1-delta)^k)) / delta' <= {worst[0]:.4g} at eps={worst[1]}, k={worst[2]}, "
                f"delta={worst[3]}, delta'={worst[4]}.")

@@ -11,6 +11,11 @@ divergence computed directly from the product distribution of Definition 3.1's
 randomized response on {0,1,2,3}^k, and against the exactdp engine; the least
 eps_g three ways (formula, product distribution, engine). Steps of the proof are
 separate entries; one contains a stray exponent k (an erratum).
+
+Library cross-checks beside the engine (every exactdp function linked to this
+theorem): PrivacyProfile.delta / .epsilon, certify's verdict, the privacy region's
+delta_g (max over its vertices of 1 - beta - e^eps_g alpha), optimal_delta_at_sum
+at e^eps_g = prod e^eps_i, and largest_eps0 (the per-query inverse, homogeneous).
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from fractions import Fraction as F
 
 import sympy as sp
 
+from .._crosscheck import FAILED, contains_log, crosschecked, exp_exact
 from .._framework import Proof, statement
 from . import _common as C
 from ._sym import identical, same_sign_product
@@ -60,11 +66,15 @@ def _engine_t(ws, ds, dg):
     "Theorem 1.5",
     "OptComp((eps_1,delta_1),...,(eps_k,delta_k), delta_g) equals the least eps_g such that "
     "(1/prod(1+e^eps_i)) sum_S max(e^{sum_S eps_i} - e^eps_g e^{sum_notS eps_i}, 0) <= 1 - (1-delta_g)/prod(1-delta_i).",
-    library=('exactdp.composed_delta', 'exactdp.optcomp'),
+    library=('exactdp.composed_delta', 'exactdp.optcomp', 'exactdp.PrivacyProfile', 'exactdp.profile.PrivacyProfile.delta',
+             'exactdp.profile.PrivacyProfile.epsilon', 'exactdp.certify', 'exactdp.regions.composition_region',
+             'exactdp.interactive.optimal_delta_at_sum', 'exactdp.bounds.largest_eps0'),
 )
 def theorem(p: Proof) -> None:
     n_delta = n_inv = n_sets = 0
-    for ws, ds in _instances(p):
+    lib = {"profile": 0, "certify": 0, "region": 0, "sum": 0, "eps0": 0}
+    for idx, (ws, ds) in enumerate(_instances(p)):
+        deltas_at, inverses = [], []
         P0, P1 = C.product_dist([C.rr(w, d) for w, d in zip(ws, ds)])
         ts = [t for t in C.formula_breakpoints(ws) if t >= 1] + [F(1), F(5, 4), F(7, 3)]
         for t in ts:
@@ -76,6 +86,7 @@ def theorem(p: Proof) -> None:
                 return
             p.agree(p.library("exactdp composed_delta (exact)", _engine_delta, ws, ds, t), a,
                     "exactdp composed_delta (exact)", f"ws={ws} deltas={ds} t={t}")
+            deltas_at.append((t, a))
         P = C.prod(1 - d for d in ds)
         for dg in sorted({1 - P, F(1, 20), F(1, 4), F(1, 2), 1 - P + (P / 3), F(9, 10)}):
             if not (0 <= dg < 1):
@@ -88,17 +99,82 @@ def theorem(p: Proof) -> None:
                 return
             p.agree(p.library("exactdp optcomp (exact)", _engine_t, ws, ds, dg), t1, "exactdp optcomp (exact)",
                     f"ws={ws} deltas={ds} delta_g={dg}")
+            inverses.append((dg, t1))
         if len(ws) == 1:
             for t in ts:
                 n_sets += 1
                 if not p.require(C.hockey_all_sets(P0, P1, t) == C.hockey(P0, P1, t), "max over all Q (16 sets)",
                                  f"ws={ws} deltas={ds} t={t}"):
                     return
+        if p.full or idx % 3 == 0:   # the default run cross-checks every third instance
+            _library(p, lib, ws, ds, deltas_at, inverses)
+    for w, d, k in ((F(3, 2), F(0), 3), (F(2), F(1, 10), 2), (F(3), F(1, 20), 4)):
+        floor, top = 1 - (1 - d) ** k, C.delta_formula([w] * k, [d] * k, F(1))   # delta_g at eps_g = inf and at 0
+        for dg in (floor + (top - floor) / 2, floor + (top - floor) / 10):
+            t1 = C.optcomp_t_formula([w] * k, [d] * k, dg)
+            if t1 is not None and t1 > 1:
+                _largest_eps0(p, lib, w, d, k, dg, t1)
     p.instances("delta_g at eps_g: formula (1) = max_Q P0(Q) - e^eps_g P1(Q) on {0,1,2,3}^k (Def 3.1 product); the "
                 "exactdp engine agrees (library cross-check)", n_delta)
     p.instances("least eps_g: formula (1) inverted exactly = product-distribution inverse; exactdp optcomp agrees", n_inv)
     p.instances("k = 1: max over all 16 sets Q equals the positive-part sum", n_sets, "exhaustive")
     p.note("The sup over all (eps_i, delta_i)-DP mechanisms is reduced to Definition 3.1 by Lemma 3.3 (checked there).")
+    crosschecked(p, "exactdp PrivacyProfile.delta(e^eps_g) and .epsilon(delta_g) equal the independent delta_g and "
+                 "least e^eps_g", lib["profile"])
+    crosschecked(p, "exactdp certify decides (eps_g, delta_g) as the independent delta_g does (holds at delta_g, fails "
+                 "just below it)", lib["certify"])
+    crosschecked(p, "exactdp composition_region: max over its vertices of 1 - beta - e^eps_g alpha (both orientations) "
+                 "equals the independent delta_g", lib["region"])
+    crosschecked(p, "exactdp optimal_delta_at_sum equals the independent delta_g at e^eps_g = prod e^eps_i", lib["sum"])
+    crosschecked(p, "exactdp largest_eps0 (homogeneous, delta_0 = delta) at (e^eps_g, delta_g) = (OptComp, delta_g) "
+                 "encloses ln e^eps", lib["eps0"])
+
+
+def _library(p: Proof, lib: dict, ws, ds, deltas_at, inverses) -> None:
+    """The other exactdp functions that implement Theorem 1.5, against the independent values of one instance."""
+    from exactdp import Mechanism, PrivacyProfile, certify
+    from exactdp.interactive import optimal_delta_at_sum
+    from exactdp.regions import composition_region
+
+    ms = [Mechanism(exp_eps=w, delta=d) for w, d in zip(ws, ds)]
+    inst = f"ws={ws} deltas={ds}"
+    prof = p.library("exactdp PrivacyProfile (exact)", PrivacyProfile, ms, engine="exact")
+    if prof is not FAILED:
+        for t, a in deltas_at:
+            r = p.library("exactdp PrivacyProfile.delta", prof.delta, exp_eps_g=t)
+            p.agree(FAILED if r is FAILED else r.exact, a, "exactdp PrivacyProfile.delta", f"{inst} t={t}")
+            lib["profile"] += 1
+        for dg, t1 in inverses:
+            r = p.library("exactdp PrivacyProfile.epsilon", prof.epsilon, dg)
+            p.agree(exp_exact(r), t1, "exactdp PrivacyProfile.epsilon", f"{inst} delta_g={dg}")
+            lib["profile"] += 1
+    for t, a in deltas_at[:2 if p.full else 1]:
+        for claim in ((a, a * F(999, 1000)) if a > 0 else (a,)):
+            c = p.library("exactdp certify", certify, ms, claim_exp_eps=t, claim_delta=claim)
+            p.agree(FAILED if c is FAILED else c.holds, a <= claim, "exactdp certify (holds)",
+                    f"{inst} e^eps_g={t} claim delta={claim}")
+            lib["certify"] += 1
+    reg = p.library("exactdp composition_region (exact)", composition_region, ms, engine="exact")
+    if reg is not FAILED:
+        vs = reg.exact_vertices()
+        for t, a in deltas_at:
+            d = max(max(F(0), 1 - b - t * al, 1 - al - t * b) for al, b in vs)
+            p.agree(d, a, "exactdp composition_region (delta_g from its vertices)", f"{inst} t={t}")
+            lib["region"] += 1
+    W = C.prod(ws)
+    p.agree(p.library("exactdp optimal_delta_at_sum", optimal_delta_at_sum, ms), C.delta_formula(ws, ds, W),
+            "exactdp optimal_delta_at_sum", inst)
+    lib["sum"] += 1
+
+
+def _largest_eps0(p: Proof, lib: dict, w, d, k, dg, t1) -> None:
+    """At e^eps_g = OptComp(k x (w, d), dg) > 1 the per-query inverse is exactly eps_0 = ln w (delta_g is strictly
+    increasing in e^eps_0 there)."""
+    from exactdp.bounds import largest_eps0
+
+    r = p.library("exactdp largest_eps0", largest_eps0, exp_eps_g=t1, delta_g=dg, k=k, delta0=d)
+    contains_log(p, r, w, "exactdp largest_eps0", f"k={k} e^eps0={w} delta0={d} delta_g={dg} e^eps_g={t1}")
+    lib["eps0"] += 1
 
 
 @statement(

@@ -12,15 +12,20 @@ certified), against every deterministic adaptive adversary (certified trade-off 
 the simulation step for randomized response: F_i is a noisy threshold, its law identities
 proved in sympy, its flip probability certified in [0, 1/2], and the simulated transcript
 probabilities (Arb) contain the exact ones for every adversary.
+
+Library cross-check: exactdp's GDPFilter.charge (charging mu-GDP mechanisms run elsewhere,
+this claim) admits exactly the queries the filter arithmetic admits for the menus' mu_i.
 """
 
 from __future__ import annotations
 
+import itertools
 from fractions import Fraction as F
 
 import sympy as sp
 from flint import fmpq
 
+from .._crosscheck import crosschecked
 from .._framework import Proof, statement
 from . import _finite as FN
 from ._gauss import A, Ball, Phi, check_gdp, decide, prec
@@ -50,9 +55,12 @@ def menus(full: bool) -> list:
     "Claim 2",
     "If, for all Adv, the Gaussian interaction A (H_i = b mu_i + Z_i while sum mu_i^2 <= mu_0^2) satisfies mu_0-GDP, "
     "then so does M_0 (answers by arbitrary mu_i-GDP mechanisms M_i, sum mu_i^2 <= mu_0^2).",
+    library=("exactdp.gdp.GDPFilter.charge",),
 )
 def claim(p: Proof) -> None:
-    n = 0
+    from .theorem_1 import _ledger
+
+    n = n_lib = 0
     for mu0, menu, depth in menus(p.full):
         for m in menu:
             ok, w = FN.certify(m)
@@ -63,11 +71,19 @@ def claim(p: Proof) -> None:
             ok, w = check_gdp(mu0, P0, P1)
             if not p.require(ok, f"M_0 (non-Gaussian M_i) is {mu0}-GDP", f"mu_0 = {mu0}, adversary {desc}: {w}"):
                 return
+        sq = sorted({m.mu * m.mu for m in menu})
+        for d in range(1, depth + 2):
+            for qs in itertools.product(sq, repeat=d):
+                _ledger(p, mu0, list(qs), "charge")
+                n_lib += 1
     p.instances("M_0 built from non-Gaussian mu_i-GDP mechanisms (exact rational tables: randomized response, an "
                 "asymmetric binary and a ternary mechanism; each declared mu certified: Phi(mu/2) >= e^eps/(1 + e^eps) for "
                 "randomized response, every trade-off vertex above G_mu for the others) with "
                 "the filter is mu_0-GDP against every deterministic adaptive adversary (mu_0 in {1, 2, 6}, depth "
                 + ("2-3" if p.full else "2") + "; exact likelihood-ratio order, Arb for G_{mu_0})", n, "certified")
+    crosschecked(p, "exactdp GDPFilter(mu_0).charge(mu_sq = mu_i^2) for the menus' mechanisms accepts and refuses exactly "
+                 "as the independent filter, every sequence up to depth + 1, with the same exact spent and remaining",
+                 n_lib)
     p.note("The hypothesis (A is mu_0-GDP for every Adv) is what the rest of Theorem 1's proof shows; this entry checks "
            "the conclusion on instances, so it tests Claim 2 together with Theorem 1. Typo, not an erratum: the proof "
            "says 'Adv' that interacts with mu_0' for 'with M_0'.")

@@ -16,6 +16,10 @@ canonical factor found by exhaustive search.
 
 The printed LaTeX (visible in our copy) has ``\\frac{1-\\|m_i\\|^2}{1-\\|m_{i-1}\\|^2}`` with
 no ``\\sqrt``: the slip is in the paper, not in the text conversion.
+
+Library cross-check (in the correction's check): exactdp.gdp.cholesky_factor(m), the
+corrected footnote as implemented (L = R diag(sqrt(c))), equals the canonical factor found
+here by exhaustive search, entry by entry in Q(sqrt).
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from fractions import Fraction as F
 
 import sympy as sp
 
+from .._crosscheck import FAILED, crosschecked
 from .._framework import Proof, statement
 from ._exact import Surd, Undefined, canonical, footnote_factor, is_canonical, matmul_t, sigma
 from ._sym import closed_form_L, is_zero, mvec, r_prefix
@@ -77,6 +82,7 @@ def _equal(L, K) -> bool:
     "Footnote 1",
     "The canonical Cholesky factor of Sigma_i = I - m_i m_i^T is L_i = [[L_{i-1}, 0], [-m_i (L_{i-1}^{-1} m_{i-1})^T, "
     "(1 - |m_i|_2^2)/(1 - |m_{i-1}|_2^2)]].",
+    library=("exactdp.gdp.cholesky_factor",),
 )
 def footnote(p: Proof) -> None:
     tmax = 3 if p.full else 2
@@ -167,7 +173,16 @@ def correction_check(q: Proof) -> None:
                           f"I - m m^T", ok):
             return
     # (3) exact instances, degenerate prefixes included: the corrected recursion is the canonical factor
-    n = 0
+    from exactdp.gdp import cholesky_factor
+
+    def lib_equal(m, K):
+        f = q.library("exactdp cholesky_factor", cholesky_factor, m)
+        if f is FAILED:
+            return FAILED
+        T = len(m)
+        return all((Surd.of(f.R[i][j]) * Surd.sqrt(f.c[j]) - K[i][j]).is_zero() for i in range(T) for j in range(T))
+
+    n = n_lib = 0
     for m in instances(q, 4 if q.full else 3):
         A = sigma(m)
         L = footnote_factor(m, diag="sqrt", degenerate=True)
@@ -177,6 +192,12 @@ def correction_check(q: Proof) -> None:
                          "corrected recursion = the canonical Cholesky factor",
                          "m = (" + ", ".join(str(x) for x in m) + ")"):
             return
+        if q.full or n % 3 == 0:
+            q.agree(lib_equal(m, K), True, "exactdp cholesky_factor (= the canonical factor, entrywise)",
+                    "m = (" + ", ".join(str(x) for x in m) + ")")
+            n_lib += 1
     q.instances("exact (Q(sqrt)) instances, " + describe(q, 4 if q.full else 3) + " (prefixes of norm 1 included): "
                 "the corrected recursion equals the unique canonical factor found by exhaustive search over zero-column "
                 "sets", n, "exhaustive")
+    crosschecked(q, "exactdp.gdp.cholesky_factor(m) (L = R diag(sqrt(c))) equals the canonical factor entrywise in "
+                 "Q(sqrt)", n_lib)

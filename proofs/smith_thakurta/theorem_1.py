@@ -14,6 +14,12 @@ warm-up covariance (sympy), PSD-ness of Sigma_T (Lagrange identity), the canonic
 factor's uniqueness and leading blocks (exact, exhaustive over zero-column sets), the
 online simulator's output law incl. prefixes of norm 1 (exact), and the fully adaptive
 simulation (seeded sampling tests with stated error rates).
+
+Library cross-checks: exactdp.gdp's GDPFilter (its ledger and refusals, through charge and
+gaussian, equal the independent filter arithmetic; its guarantee is mu_0-GDP, whose
+gdp_delta and gdp_tradeoff meet the independent Arb values), and OnlineSimulator.answer
+(fed the same V_i, it returns the independent F* answers W_i = m_i W_0 + (L_i v_i)_i; a
+double-precision sample, compared to 1e-9).
 """
 
 from __future__ import annotations
@@ -24,11 +30,13 @@ from fractions import Fraction as F
 import numpy as np
 import sympy as sp
 
+from .._crosscheck import FAILED, contains, crosschecked, meets_ball
 from .._framework import Proof, statement
 from . import _finite as FN
 from . import _sim as SIM
 from ._exact import Surd, canonical, is_canonical, matmul_t, rank, sigma
-from ._gauss import check_gdp, decide, delta_gdp, hockey_stick
+from ._gauss import G, check_gdp, decide, delta_gdp, hockey_stick
+from ._gauss import prec as gauss_prec
 from ._sym import is_zero, mvec
 from .footnote_1 import describe
 from .footnote_1 import instances as grid_instances
@@ -67,6 +75,8 @@ EPS_GRID = [F(0), F(1, 2), F(1), F(2), F(4), F(8), F(16)]
     "Theorem 1",
     "If M_0 ensures, for every analyst, that every sequence of (adaptively chosen) queries (M_1, mu_1), ..., "
     "(M_T, mu_T), M_i mu_i-GDP, satisfies sum_i mu_i^2 <= mu_0^2, then M_0 satisfies mu_0-GDP.",
+    library=("exactdp.gdp.GDPFilter.guarantee", "exactdp.gdp.GDPFilter.gaussian", "exactdp.gdp.gdp_delta",
+             "exactdp.gdp.gdp_tradeoff"),
 )
 def theorem(p: Proof) -> None:
     # (a) nonadaptive composition [1], symbolically: log dN(mu, I)/dN(0, I) (h) = mu.h - |mu|^2/2, a function of
@@ -129,6 +139,9 @@ def theorem(p: Proof) -> None:
     p.instances("the same transcripts satisfy hockey-stick(eps) <= delta_{mu_0}(eps) = Phi(-eps/mu_0 + mu_0/2) - "
                 "e^eps Phi(-eps/mu_0 - mu_0/2), both directions, eps in {0, 1/2, 1, 2, 4, 8, 16} (every 4th "
                 "adversary)", n_eps, "certified")
+    crosschecked(p, "exactdp GDPFilter(mu_0): guarantee() is GDP(mu_0), whose gdp_delta(eps) and gdp_tradeoff(alpha) meet "
+                 "the independent Arb values of delta_{mu_0}(eps) and G_{mu_0}(alpha); its gaussian() answers exactly the "
+                 "queries the filter arithmetic admits (menu mu_i^2, every sequence up to depth + 1)", _library(p))
     p.note("Menu mechanisms: gauss(mu, t...) = quantiser of b mu + Z (mu-GDP by the definition); rr(e^eps, mu) = "
            "randomized response, its declared mu certified by Phi(mu/2) >= e^eps/(1 + e^eps) (its trade-off vertex "
            "(p, p) lies above G_mu; e.g. rr(e^eps = 2) needs mu >= 2 Phi^{-1}(2/3) = 0.861...). A refused query "
@@ -147,8 +160,10 @@ def theorem(p: Proof) -> None:
     "The curator answers while sum_i mu_i^2 <= mu_0^2 and refuses a query that would push the sum over the threshold; "
     "the refusal is a function of the queries alone (the analyst can predict it); with m_i = mu_i/mu_0 the budget "
     "reads sum m_i^2 <= 1.",
+    library=("exactdp.gdp.GDPFilter.charge",),
 )
 def filter_arith(p: Proof) -> None:
+    n_lib = 0
     menu2 = [F(0), F(1, 4), F(9, 25), F(1, 2), F(16, 25), F(2, 3), F(1), F(5, 4)]   # squared budgets mu_i^2
     n = 0
     for mu0 in (F(1), F(3, 2), F(2)):
@@ -165,6 +180,9 @@ def filter_arith(p: Proof) -> None:
                                        f"mu_0 = {mu0}, queries {qs}"):
                         return
                 n += 1
+                if p.full or n % 4 == 0:
+                    _ledger(p, mu0, qs, "charge")
+                    n_lib += 1
                 ok = sum(answered) <= mu0 * mu0 and (sum(q / (mu0 * mu0) for q in answered) <= 1) == (
                     sum(answered) <= mu0 * mu0)
                 if not p.require(ok, "answered queries satisfy sum mu_i^2 <= mu_0^2, i.e. sum m_i^2 <= 1",
@@ -174,6 +192,9 @@ def filter_arith(p: Proof) -> None:
                 "16/25, 2/3, 1, 5/4} (scaled by mu_0^2, mu_0 in {1, 3/2, 2}; mu_i^2 rational, mu_i may be irrational): "
                 "the answered ones sum to <= mu_0^2 (equality included), each refusal is forced, the normalised "
                 "sum m_i^2 <= 1 is the same condition", n, "exhaustive")
+    crosschecked(p, "exactdp GDPFilter(mu_0).charge(mu_sq=...) accepts and refuses (BudgetExceeded) exactly the queries "
+                 "of the independent filter, with the same exact spent and remaining (zero charges, which the library "
+                 "refuses as malformed, skipped)", n_lib)
     p.note("The decision depends on mu_1^2..mu_i^2 only (the function filter_accepts takes no answers), so the analyst "
            "computes it itself; a refusal has probability 1 under both data sets (likelihood ratio 1): the Theorem 1 "
            "entry runs adversaries whose queries are refused.")
@@ -337,19 +358,24 @@ def _sim_cov_ok(m: list) -> bool:
     "F*: draw V_1..V_T ~ N(0,1); in round i receive m_i, let L_i be the canonical Cholesky factor of I - m_i m_i^T, U_i "
     "the last entry of L_i v_i, output W_i = m_i W_0 + U_i. For every fixed m and b, if W_0 ~ N(b, 1), (W_1..W_T) ~ "
     "N(b m, I); in particular W_i | W_1..W_{i-1} ~ N(b m_i, 1).",
+    library=("exactdp.gdp.OnlineSimulator.answer",),
 )
 def simulator(p: Proof) -> None:
-    n = 0
+    n = n_lib = 0
     for m in grid_instances(p, 3):
         n += 1
         if not p.require(_sim_cov_ok(m), "Cov(W) = m m^T + Cov(U) = I",
                          f"m = {_fmt(m)}: the online rows do not give Cov(W) = I"):
             return
+        if p.full or n % 8 == 0:
+            n_lib += _simulator_library(p, m)
     p.instances(describe(p, 3) + ": with each U_i the last entry of L_i v_i, L_i "
                 "computed from m_1..m_i alone, Cov(W_1..W_T) = m m^T + Cov(U) = I exactly (Q(sqrt) arithmetic); the "
                 "mean is b m", n, "exhaustive")
     p.note("W = m W_0 + U is a linear image of the Gaussian vector (W_0, V), so (W_1..W_T) ~ N(b m, I); identity "
            "covariance makes the coordinates independent, hence W_i | W_1..W_{i-1} ~ N(b m_i, 1).")
+    crosschecked(p, "exactdp OnlineSimulator(w_0, mu_0).answer(mu_i, v=V_i), fed the same V_i, returns m_i w_0 + "
+                 "(L_i v_i)_i with the independent online rows (double precision, to 1e-9; mu_0 in {1, 2})", n_lib)
 
 
 DEGENERATE = [[F(1)], [F(3, 5), F(4, 5)], [F(3, 5), F(4, 5), F(0)], [F(1), F(0), F(0)], [F(0), F(1), F(0)],
@@ -361,9 +387,10 @@ DEGENERATE = [[F(1)], [F(3, 5), F(4, 5)], [F(3, 5), F(4, 5), F(0)], [F(1), F(0),
     "Theorem 1 (proof: prefixes of norm 1)",
     "Degenerate case of the simulator: once |m_i| = 1 (budget exhausted, later m_k = 0), Sigma is singular; the "
     "canonical factor has zero columns and F* still outputs N(b m, I).",
+    library=("exactdp.gdp.OnlineSimulator.answer",),
 )
 def degenerate(p: Proof) -> None:
-    n = 0
+    n = n_lib = 0
     for m in DEGENERATE + [m for m in grid_instances(p, 3) if sum(x * x for x in m) == 1]:
         T = len(m)
         A = sigma(m)
@@ -376,9 +403,13 @@ def degenerate(p: Proof) -> None:
         if not p.require(ok, "norm-1 prefix: one zero column (column k), rows after k are e_i, Cov(W) = I",
                          f"m = {_fmt(m)}"):
             return
+        if p.full or n <= len(DEGENERATE):
+            n_lib += _simulator_library(p, m)
     p.instances("m with a prefix m_1..m_k of norm exactly 1 (then m_i = 0 for i > k): rank(Sigma_T) = T - 1, the "
                 "canonical factor's only zero column is column k, its rows after k are unit rows (W_i = V_i for i > k, "
                 "the answers to 0-queries), and the online simulator's covariance is exactly I", n, "exhaustive")
+    crosschecked(p, "exactdp OnlineSimulator.answer on the norm-1 prefixes (budget exhausted exactly) returns the "
+                 "independent F* answers (double precision, to 1e-9)", n_lib)
 
 
 @statement(
@@ -423,3 +454,97 @@ def adaptive(p: Proof) -> None:
            f"guaranteed with --full, N = 200000; the default run rejects it too, see the tests); the two-sample "
            f"threshold is {SIM.ks_threshold_2(N, alpha):.4f} (power guarantee at distance >= twice that). Largest "
            f"statistic/threshold ratio seen: {worst:.2f}.")
+
+
+def _surd_float(x: Surd) -> float:
+    import math
+
+    return sum(float(c) * math.sqrt(s) for s, c in x.t.items())
+
+
+def _simulator_library(p: Proof, m: list) -> int:
+    """exactdp's OnlineSimulator against the independent F* with the same w_0 and V_i (float samples)."""
+    from exactdp.gdp import OnlineSimulator
+
+    if any(x < 0 for x in m):   # budgets mu_i = m_i mu_0 are >= 0 (the Footnote's algebra allows any sign)
+        return 0
+    rows = _online_rows(m)
+    n = 0
+    for mu0 in (F(1), F(2)):
+        w0 = 0.3717 * float(mu0)
+        vs = [0.9 - 0.45 * i for i in range(len(m))]
+        sim = p.library("exactdp OnlineSimulator", OnlineSimulator, w0, mu0, seed=0)
+        if sim is FAILED:
+            return n
+        for i, mi in enumerate(m):
+            got = p.library("exactdp OnlineSimulator.answer", sim.answer, mi * mu0, v=vs[i])
+            if got is FAILED:
+                return n
+            want = float(mi) * w0 + sum(_surd_float(rows[i][j]) * vs[j] for j in range(i + 1))
+            if abs(float(got) - want) > 1e-9 * (1 + abs(want)):
+                p.issue(f"exactdp OnlineSimulator.answer disagrees with F* on m = {_fmt(m)}, mu_0 = {mu0}, round {i + 1}: "
+                        f"{float(got)!r} vs {want!r}")
+                return n
+        n += 1
+    return n
+
+
+def _ledger(p: Proof, mu0: F, qs, how: str) -> None:
+    """Run the sequence of squared budgets qs through exactdp's GDPFilter (``charge`` or ``gaussian``) and compare its
+    decisions, spent and remaining with the independent filter arithmetic."""
+    from exactdp.gdp import BudgetExceeded, GDPFilter
+
+    f = p.library("exactdp GDPFilter", GDPFilter, mu0, data=[F(1), F(2)], seed=0)
+    if f is FAILED:
+        return
+    spent = F(0)
+    for q in qs:
+        if q == 0:   # exactdp refuses a zero charge as malformed; a zero query changes nothing
+            continue
+        want = FN.filter_accepts(spent, q, mu0)
+        try:
+            if how == "charge":
+                f.charge(mu_sq=q)
+            else:
+                f.gaussian(lambda d: sum(d), sensitivity=1, mu_sq=q)
+            got = True
+        except BudgetExceeded:
+            got = False
+        except Exception as exc:
+            p.issue(f"exactdp GDPFilter.{how} raised {type(exc).__name__}: {exc} (mu_0 = {mu0}, queries {qs})")
+            return
+        spent += q if want else 0
+        if not p.agree(got, want, f"exactdp GDPFilter.{how} (answered)", f"mu_0 = {mu0}, queries {qs}, query {q}"):
+            return
+    p.agree((f.spent, f.remaining), (spent, mu0 * mu0 - spent), f"exactdp GDPFilter.{how} (spent, remaining)",
+            f"mu_0 = {mu0}, queries {qs}")
+
+
+def _library(p: Proof) -> int:
+    from exactdp.gdp import GDP, GDPFilter, gdp_delta, gdp_tradeoff
+
+    n = 0
+    for mu0, menu, depth in menus(p.full):
+        g = p.library("exactdp GDPFilter.guarantee", lambda: GDPFilter(mu0).guarantee())
+        if g is FAILED:
+            continue
+        p.agree(g, GDP(mu0), "exactdp GDPFilter.guarantee", f"mu_0 = {mu0}")
+        for eps in EPS_GRID:
+            with gauss_prec(256):
+                ball = delta_gdp(mu0, eps)
+            meets_ball(p, p.library("exactdp gdp_delta", gdp_delta, g, eps, digits=20), ball, "exactdp gdp_delta",
+                       f"mu_0 = {mu0}, eps = {eps}")
+        for alpha in (F(0), F(1, 1000), F(1, 10), F(1, 2), F(9, 10), F(1)):
+            r = p.library("exactdp gdp_tradeoff", gdp_tradeoff, g, alpha, digits=20)
+            if alpha in (0, 1):   # G_mu(0) = 1, G_mu(1) = 0 exactly
+                contains(p, r, 1 - alpha, "exactdp gdp_tradeoff", f"mu_0 = {mu0}, alpha = {alpha}")
+                continue
+            with gauss_prec(256):
+                ball = G(mu0, alpha)
+            meets_ball(p, r, ball, "exactdp gdp_tradeoff", f"mu_0 = {mu0}, alpha = {alpha}")
+        sq = sorted({m.mu * m.mu for m in menu})
+        for d in range(1, depth + 2):
+            for qs in itertools.product(sq, repeat=d):
+                _ledger(p, mu0, list(qs), "gaussian")
+                n += 1
+    return n

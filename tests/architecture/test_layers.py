@@ -207,14 +207,29 @@ def test_every_linked_statement_has_a_settled_check():
     assert not problems, "\n".join(problems)
 
 
+def _resolve(name: str):
+    """The object a dotted name names (a module's function or class, or a class's method), or None."""
+    parts = name.split(".")
+    for cut in range(len(parts) - 1, 0, -1):
+        try:
+            obj = importlib.import_module(".".join(parts[:cut]))
+        except ImportError:
+            continue
+        try:
+            for attr in parts[cut:]:
+                obj = getattr(obj, attr)
+        except AttributeError:
+            return None
+        return obj
+    return None
+
+
 def test_every_function_a_check_names_exists():
     bad = []
     for (paper, id), (_, fn) in _entries().items():
         for name in getattr(fn, "library", ()):
-            mod, _, attr = name.rpartition(".")
-            try:
-                obj = getattr(importlib.import_module(mod), attr)
-            except (ImportError, AttributeError):
+            obj = _resolve(name)
+            if obj is None:
                 bad.append(f"{paper} {id}: names {name}, which does not exist")
                 continue
             assert callable(obj), name
