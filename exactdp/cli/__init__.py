@@ -13,7 +13,7 @@ import sys
 from typing import Optional, Sequence
 
 from ..errors import ExactDPError, InvalidArgument
-from .common import OneLineParser
+from .common import OneLineParser, one_line
 
 __all__ = ["main", "build_parser", "COMMAND_MODULES"]
 
@@ -73,10 +73,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     try:
         return int(args.func(args) or 0)
     except InvalidArgument as e:
-        sys.stderr.write(f"exactdp: error: {_flag_of(e, args)}\n")
+        sys.stderr.write(f"exactdp: error: {one_line(_flag_of(e, args))}\n")
         return 2
     except ExactDPError as e:
-        sys.stderr.write(f"exactdp: error: {e}\n")
+        sys.stderr.write(f"exactdp: error: {one_line(e)}\n")
         return 2
     except KeyboardInterrupt:
         sys.stderr.write("exactdp: interrupted\n")

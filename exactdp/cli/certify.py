@@ -16,6 +16,7 @@ from .common import (
     check_mechanism_args,
     emit_json,
     mechanisms_from_args,
+    one_line,
     positive_int,
     prevalidate,
     screen_numbers,
@@ -75,7 +76,7 @@ def run_certify(args) -> int:
     prevalidate(args, {"claim_eps": parse_eps, "claim_exp_eps": parse_exp_eps, "claim_delta": parse_delta})
     from ..certify import certify
     from ..errors import Undecided
-    from ..numbers import fraction_str
+    from ..numbers.fmt import short_fraction
 
     ms = mechanisms_from_args(args, CERTIFY_MAX_K, why)
     if args.method in ("brute", "mitm", "grouped"):
@@ -95,7 +96,7 @@ def run_certify(args) -> int:
             max_digits=args.max_digits,
         )
     except Undecided as e:
-        sys.stderr.write(f"exactdp: undecided: {e}\n")
+        sys.stderr.write(f"exactdp: undecided: {one_line(e)}\n")
         return 3
     fail_status = 1 if (args.exit_code and not c.holds) else 0
     if args.json:
@@ -114,7 +115,7 @@ def run_certify(args) -> int:
     if c.eps_infinite:
         print(f"  least eps at delta = {args.claim_delta}: inf (delta is below 1 - prod(1 - delta_i))")
     else:
-        ln = f"ln({fraction_str(c.eps_exp_exact)}) in " if c.eps_exp_exact not in (None, 1) else ""
+        ln = f"ln({short_fraction(c.eps_exp_exact)}) in " if c.eps_exp_exact not in (None, 1) else ""
         print(f"  least eps at delta = {args.claim_delta}: {ln}{c.eps.text(dg)}  {rel} claimed {eps_txt}")
     dml, dmu = c.delta_margin()
     eml, emu = c.eps_margin()

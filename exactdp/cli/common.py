@@ -56,11 +56,20 @@ MAX_CLI_MECHANISMS = 10_000_000
 MAX_NUMBER_DIGITS = 1000
 
 
+def one_line(message: object) -> str:
+    """``message`` on one line: line breaks and other control characters a user typed into a
+    value (and that a message echoes) are shown escaped, as ``\\n``, ``\\t``, ``\\x1b``."""
+    text = str(message)
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
 class OneLineParser(argparse.ArgumentParser):
     """ArgumentParser whose errors are one line and exit status 2."""
 
     def error(self, message: str):  # type: ignore[override]
-        sys.stderr.write(f"exactdp: error: {message}\n")
+        sys.stderr.write(f"exactdp: error: {one_line(message)}\n")
         raise SystemExit(2)
 
 

@@ -598,3 +598,18 @@ def test_epsilon_k1_closed_form_property(w, delta, dg):
         return
     tau = 1 - (1 - dg) / (1 - delta)
     assert Fraction(d["eps_g"]["exp_exact"]) == max(Fraction(1), w - tau * (1 + w))
+
+
+@pytest.mark.parametrize(
+    "argv,fragment",
+    [
+        (["epsilon", "--eps", "0.25", "--delta\n 0,1", "--delta-g", "1e-3"], "--delta\\n 0,1"),
+        (["epsilon", "--eps", "0.1\n2", "--delta-g", "1e-3"], "'0.1\\n2'"),
+        (["delta", "--eps", "0.1", "--eps-g", "1\r\x1b[2J"], "--eps-g"),
+    ],
+)
+def test_line_breaks_typed_into_a_value_stay_on_the_one_error_line(argv, fragment, capsys):
+    # found by the fuzzer: argparse echoed a value holding a line break on two stderr lines
+    rc, out, err = run(argv, capsys)
+    _assert_one_line_error(rc, out, err, fragment)
+    assert "\x1b" not in err and "\r" not in err
