@@ -32,7 +32,14 @@ from typing import Optional
 
 from ..engines.api import check_digits
 from ..engines.base import Target
-from ..engines.costs import MAX_DEGREE, MAX_POLY_BITS, MAX_PROOF_SECONDS, PROOF_SECONDS_PER_CELL, check_poly_cost, poly_cost
+from ..engines.costs import (
+    MAX_DEGREE,
+    MAX_POLY_BITS,
+    MAX_PROOF_SECONDS,
+    PROOF_SECONDS_PER_CELL,
+    check_poly_cost,
+    poly_cost,
+)
 from ..engines.results import EnclosedResult
 from ..errors import CostTooHigh, InvalidArgument
 from ..events import as_composition
@@ -47,6 +54,11 @@ __all__ = ["theorem17", "ApproxResult", "VARIANTS", "FORMS"]
 #: errata checks; they do not satisfy the theorem (docs/errata.md).
 VARIANTS = ("up", "completion", "printed", "printed+eta")
 FORMS = ("fast", "proof")
+
+
+#: Largest sum of the rounded eps_i, A ln u, whose OptComp is searched: the search points are
+#: binary rationals of about 1.44 A ln u bits (t = e^{1e8}: 18 MB a number).
+MAX_ROUNDED_SUM = 1e8
 
 
 @dataclass(frozen=True, repr=False)
@@ -220,6 +232,20 @@ def theorem17(
     a = [expo[m.w] for m in comp]
     lat = LatticeProblem(u, a, parameter=pname, hint=hint())
     check_poly_cost(k, lat.A, pname, hint())
+    # the rounded eps_i sum to A ln u: OptComp of the rounded problem searches t up to e^{A ln u}
+    # (a huge eta rounds every eps_i up to eta / k); its points are binary rationals of about
+    # 1.44 A ln u bits, refused beyond MAX_ROUNDED_SUM (t = e^{1e8}: 18 MB a number)
+    rounded_sum = lat.A * lu if lat.A else 0.0
+    if not rounded_sum <= MAX_ROUNDED_SUM:
+        fits = (MAX_ROUNDED_SUM - total) / max(lat.A, 1)  # ln u that keeps A ln u within the limit
+        alt = (f"use {pname} <= {fits * k:.3g}" if eta is not None else f"use exp_base <= e^{fits:.3g}") \
+            if fits > 0 else "use smaller eps"
+        raise CostTooHigh(
+            pname,
+            f"the rounded eps_i sum to A ln u = {rounded_sum:.3g}, over the limit {MAX_ROUNDED_SUM:.0e} of the "
+            f"search for OptComp of the rounded problem; {alt}",
+            estimate={"sum_eps": rounded_sum}, limit={"sum_eps": MAX_ROUNDED_SUM}, alternative=alt,
+        )
     if form == "proof":
         cells = 2 * (lat.A.bit_length() + 2) * k * (lat.A // 2 + 1)
         sec = cells * PROOF_SECONDS_PER_CELL

@@ -96,6 +96,7 @@ def run(args) -> int:
 
     References: Murtagh-Vadhan Section 4; docs/reductions.md.
     """
+    from ..numbers import pow2_text
     from ..reductions.chain import parse_as_printed, render_trace, run_chain
     from ..reductions.problems import _SUBSETS_PER_SECOND
     from ..reductions.steps import chain_bound
@@ -114,8 +115,7 @@ def run(args) -> int:
         raise InvalidArgument("--max-prec", f"an integer in [64, {MAXPREC}]", args.max_prec)
     if args.brute_force_limit > BRUTE_FORCE_MAX_K:
         k = args.brute_force_limit
-        subsets = f"{2.0 ** k:.3g}" if k < 1000 else f"10^{k * 0.30103:.0f}"
-        secs = f"{2.0 ** k / _SUBSETS_PER_SECOND:.3g}" if k < 1000 else f"10^{k * 0.30103 - 6.7:.0f}"
+        subsets, secs = pow2_text(k), pow2_text(k, 1 / _SUBSETS_PER_SECOND)
         raise CostTooHigh(
             "--brute-force-limit",
             f"brute force up to k = {k} is refused (range [1, {BRUTE_FORCE_MAX_K}]): 2^{k} = {subsets} subset "

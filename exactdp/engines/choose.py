@@ -13,7 +13,7 @@ from fractions import Fraction
 from typing import Callable, Optional, Sequence, Union
 
 from ..errors import CostTooHigh, InvalidArgument
-from ..numbers import ExpNum, RatExp, Root
+from ..numbers import ExpNum, RatExp, Root, pow2_text
 from .costs import (
     EVALS_DELTA,
     MAX_BRUTE_K,
@@ -210,7 +210,7 @@ def choose_structure(ws: Union[Sequence[ExpNum], None] = None, method: str = "au
                    else "method='auto' (lattice or homogeneous for rational eps) or the approximation (exactdp approx)")
             raise CostTooHigh(
                 "method",
-                f"brute force over 2^{k} = {fmt(2.0 ** k)} subsets is refused (limit k <= {MAX_BRUTE_K}); use " + alt,
+                f"brute force over 2^{k} = {pow2_text(k)} subsets is refused (limit k <= {MAX_BRUTE_K}); use " + alt,
                 estimate=f"2^{k} subsets", limit=f"k <= {MAX_BRUTE_K}", alternative=alt,
             )
         b, e = estimate_method("brute", groups)  # type: ignore[misc]

@@ -201,8 +201,8 @@ class _Half:
         e = 2 * ms - ns  # exponents of the ratio W_X / W_notX
         logs = np.array([v.flog() for v, _ in self.groups], dtype=float)
         # the float keys' error is a few ulps of sum n_j fmag(v_j) (fmag: |ln q| + |r| for q e^r)
-        self.abs_sum = float(np.array([v.fmag() for v, _ in self.groups]) @ ns) if g else 0.0
-        with np.errstate(invalid="ignore"):
+        with np.errstate(over="ignore", invalid="ignore"):
+            self.abs_sum = float(np.array([v.fmag() for v, _ in self.groups]) @ ns) if g else 0.0
             d = e.astype(float) @ logs if g else np.zeros(len(ms))
         # merge classes whose ratios are exactly equal (equal exact keys)
         if keys is not None and g:
@@ -278,6 +278,7 @@ class MITM(Structure):
         self.Lh = _Half(left, kd)
         self.Rh = _Half(right, kd)
         self._abs_sum = self.Lh.abs_sum + self.Rh.abs_sum
+        self._keys_finite = bool(np.isfinite(self.Lh.d).all() and np.isfinite(self.Rh.d).all())
         self._cache: dict = {}
         # exact integer keys when every value is e^{r_i} (rational eps): d_X = n_X / den
         self._den: Optional[int] = None
@@ -366,6 +367,11 @@ class MITM(Structure):
                 hi = np.searchsorted(self._ir, T - self._il, side="right")
                 return hi, hi
         mu = self._margin(lnt) if math.isfinite(lnt) else 0.0
+        nl, nr = len(self.Lh.d), len(self.Rh.d)
+        if not (math.isfinite(mu) and self._keys_finite):
+            # keys beyond the float range (eps ~ 1e308): no class is placed by its float key;
+            # every pair is in the band, decided in the engine's arithmetic
+            return np.full(nl, nr, dtype=np.int64), np.zeros(nl, dtype=np.int64)
         theta = lnt - self.Lh.d
         hi = np.searchsorted(self.Rh.d, theta + mu, side="right")
         lo = np.searchsorted(self.Rh.d, theta - mu, side="left")

@@ -268,8 +268,11 @@ def log_sign_of_product(factors: Iterable[tuple[ExpNum, int]], *, maxprec: int =
     # a million times larger the float sign is the true sign.
     fl = [e * x.flog() for x, e in factors]
     if all(math.isfinite(v) for v in fl):  # beyond the float range (eps = 1e400): straight to the exact rules
-        approx = math.fsum(fl)
-        margin = 1e-9 * (1.0 + math.fsum(abs(e) * x.fmag() for x, e in factors))
+        try:
+            approx = math.fsum(fl)
+            margin = 1e-9 * (1.0 + math.fsum(abs(e) * x.fmag() for x, e in factors))
+        except OverflowError:  # finite terms whose sum leaves the float range (4 x eps = 1e308)
+            approx, margin = 0.0, math.inf
         if approx > margin:
             return 1
         if approx < -margin:

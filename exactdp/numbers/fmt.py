@@ -12,7 +12,7 @@ from fractions import Fraction
 from .._backend import arb
 from ..errors import PrecisionError
 
-__all__ = ["arb_bounds", "fraction_str", "fraction_to_decimal", "short_fraction"]
+__all__ = ["arb_bounds", "fraction_str", "fraction_to_decimal", "pow2_text", "short_fraction"]
 
 
 def arb_bounds(x: arb) -> tuple[Fraction, Fraction]:
@@ -116,3 +116,14 @@ def short_fraction(x: Fraction, limit: int = 120) -> str:
     """
     s = fraction_str(x)
     return s if len(s) <= limit else s[: limit * 5 // 12] + f"...({len(s)} chars)"
+
+
+def pow2_text(k: int, scale: float = 1.0) -> str:
+    """``2^k * scale`` in three significant digits (``"1.15e+18"``), or as a power of ten
+    (``"10^301"``) where a float would overflow: for cost messages about ``2^k`` subsets.
+
+    Guarantee: approximate. Raises: nothing.
+    """
+    if k < 1000:
+        return f"{2.0 ** k * scale:.3g}"
+    return f"10^{k * math.log10(2) + math.log10(scale):.0f}"

@@ -32,7 +32,7 @@ from typing import Callable, Iterable, Optional, Sequence
 
 from .._backend import arb, workprec
 from ..errors import CostTooHigh, InvalidArgument, PrecisionError
-from ..numbers import Computable, ExpNum, RatExp, Root, log_sign_of_product, parse_rational, refine
+from ..numbers import Computable, ExpNum, RatExp, Root, log_sign_of_product, parse_rational, pow2_text, refine
 from .radicals import RadicalSum, as_radical_sum
 
 __all__ = [
@@ -111,11 +111,10 @@ def _check_size(k: int, limit: object, rate: float = _SUBSETS_PER_SECOND) -> Non
     if isinstance(limit, bool) or not isinstance(limit, int) or limit < 0:
         raise InvalidArgument("limit", "an integer >= 0 (the largest k brute-forced)", limit)
     if k > limit:
-        est = 2.0 ** k / rate
         raise CostTooHigh(
             "k",
-            f"brute force over 2^{k} = {2.0 ** k:.3g} subsets is refused (limit k <= {limit}; "
-            f"estimated {est:.3g} s at about {rate:.1e} subsets/s)",
+            f"brute force over 2^{k} = {pow2_text(k)} subsets is refused (limit k <= {limit}; "
+            f"estimated {pow2_text(k, 1 / rate)} s at about {rate:.1e} subsets/s)",
         )
 
 

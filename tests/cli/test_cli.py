@@ -229,6 +229,12 @@ TOO_LARGE = [
     (["certify", "--eps", "1", "-k", "60", "--claim-eps", "1", "--claim-delta", "0.1", "--method", "brute"], ["2^60", "1.15e+18", "auto"]),
     (["certify", "--eps", "1", "-k", "30", "--claim-eps", "1", "--claim-delta", "0.1", "--method", "brute"], ["2^30", "mitm"]),
     (["approx", "--eps", "1", "--delta-g", "0.1", "--eta", "1e-12"], ["1e+12", "use eta >="]),
+    # found by the fuzzer: a huge eta rounds every eps_i up to eta / k, beyond what OptComp searches
+    (["approx", "--eps", "0.05", "--delta-g", "1e-6", "--eta", "1e308"], ["--eta", "A ln u = 1e+308", "use eta <= 1e+08"]),
+    (["approx", "--exp-eps", "2,2,3/2,1,2", "-k", "100", "--delta-g", "1e-3", "--eta", "0.922438214764e13"],
+     ["--eta", "7.38e+12", "use eta <= 1.25e+08"]),
+    # 2^3000 overflowed the float that printed it
+    (["delta", "--eps", "0,2,0.05", "-k", "1000", "--eps-g", "1/3", "--method", "brute"], ["2^3000 = 10^903", "auto"]),
 ]
 
 
@@ -613,3 +619,12 @@ def test_line_breaks_typed_into_a_value_stay_on_the_one_error_line(argv, fragmen
     rc, out, err = run(argv, capsys)
     _assert_one_line_error(rc, out, err, fragment)
     assert "\x1b" not in err and "\r" not in err
+
+
+def test_keys_beyond_the_float_range_print_no_numpy_warning(tmp_path):
+    # found by the fuzzer: eps = 1e308 overflowed meet in the middle's float keys, and numpy's
+    # RuntimeWarnings reached stderr beside the answer
+    p = subprocess.run(_script() + ["delta", "--eps", "0.1,0.1,1e308", "-k", "10", "--eps-g", "1"],
+                       capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    assert p.returncode == 0 and p.stderr == "", p.stderr[-1000:]
+    assert "delta_g in [0.99999999999999999999999999999" in p.stdout
