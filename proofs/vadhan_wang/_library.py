@@ -11,8 +11,9 @@ Guarantee: exact (Fractions).
 from __future__ import annotations
 
 from fractions import Fraction as F
-from typing import Dict, Sequence
+from typing import Dict, Optional, Sequence
 
+from . import _dp as D
 from . import _interactive as I
 
 
@@ -33,9 +34,19 @@ def to_lib(m: I.Mech, x0=0, x1=1, name: str = "", labels: Sequence[str] = ("x", 
     return InteractiveMechanism(node((), 0), inputs=tuple(labels), name=name or m.name)
 
 
-def from_lib(T, template: I.Mech, inputs: Sequence = (0, 1)) -> I.Mech:
+#: The independent name of each input of a library simulator (``exactdp.interactive.rr_weights``): RR_eps has
+#: the outputs ``0, 1`` only, RR_(eps,delta) with delta > 0 also ``Iam0, Iam1``.
+SIM_INPUTS = {"0": 0, "1": 1, "Iam0": D.IAM0, "Iam1": D.IAM1}
+
+
+def from_lib(T, template: I.Mech, inputs: Optional[Sequence] = None) -> I.Mech:
     """A library tree with the histories of ``template`` (labels ``str(q)``, ``str(a)``) as an independent Mech
-    whose inputs are ``inputs`` (one per library input, in order)."""
+    whose inputs are ``inputs`` (one per library input, in order; default: a simulator's inputs by
+    :data:`SIM_INPUTS`, so a simulator of RR_(eps,0) has the inputs ``0, 1`` only)."""
+    if inputs is None:
+        inputs = tuple(SIM_INPUTS[str(c)] for c in T.inputs)
+    if len(inputs) != len(T.inputs):
+        raise ValueError(f"from_lib: {len(inputs)} inputs named for a tree with inputs {list(T.inputs)}")
     doc = T.to_json()
     cond: Dict[object, Dict[tuple, Dict]] = {x: {} for x in inputs}
     for r in range(template.rounds):

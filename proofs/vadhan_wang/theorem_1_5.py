@@ -74,10 +74,10 @@ def instances(p: Proof):
     "Theorem 1.5",
     "If M is an interactive (eps, 0)-DP mechanism, then for every adjacent x_0, x_1 there is an interactive mechanism T "
     "with View(A, M(x_b)) = View(A, T(RR_eps(b))) for every adversary A and b in {0, 1}.",
-    library=("exactdp.interactive.rr_simulator",),
+    library=("exactdp.interactive.rr_simulator", "exactdp.interactive.verify_simulation"),
 )
 def theorem(p: Proof) -> None:
-    n = n_lib = 0
+    n = n_lib = n_ver = 0
     for m, w in instances(p):
         n_lib += library_simulator(p, m, w)
         T = S.solve_T(m, w)
@@ -87,6 +87,7 @@ def theorem(p: Proof) -> None:
         if not c:
             return
         n += c
+        n_ver += library_verify(p, m, w, T)
     # eps = 0: identical views, T = M(x_0)
     m0 = I.random_mech(p.rng, 2, 2, 2)
     m0 = I.Mech(m0.queries, m0.answers, {0: m0.cond[0], 1: m0.cond[0]})
@@ -102,6 +103,30 @@ def theorem(p: Proof) -> None:
     crosschecked(p, "exactdp rr_simulator(M, e^eps), read back as a mechanism on the same histories, gives View(A, "
                  "T(RR_eps(b))) = View(A, M(x_b)) for every deterministic adversary A and b (the independent check)",
                  n_lib)
+    crosschecked(p, "exactdp verify_simulation(M, T, e^eps') on the T solved here, at e^eps' = e^eps (accepts) and "
+                 "e^eps' = 2 e^eps, equals the independent view comparison at e^eps' (every deterministic adversary, "
+                 "both b)", n_ver)
+
+
+def _views_agree(m: I.Mech, w: F, T: I.Mech) -> bool:
+    R0, R1 = D.rr_eps(w)
+    return all(S.nonzero(I.single_view(m, b, adv)) == S.view_through_rr(T, Rb, adv)
+               for adv in I.single_adversaries(m) for b, Rb in ((0, R0), (1, R1)))
+
+
+def library_verify(p: Proof, m: I.Mech, w: F, T: I.Mech) -> int:
+    """exactdp's verify_simulation on the independently solved T, at e^eps and at 2 e^eps (where T(RR) no longer
+    matches M), against the independent view comparison. Returns the number of comparisons."""
+    from exactdp.interactive import verify_simulation
+
+    from ._library import to_lib
+
+    lm, lt = to_lib(m), to_lib(T, labels=("0", "1"))
+    n = 0
+    for ww in (w, 2 * w):
+        n += p.agree(p.library("exactdp verify_simulation", verify_simulation, lm, lt, ww), _views_agree(m, ww, T),
+                     "exactdp verify_simulation (against the independent view comparison)", f"{m} T={T} e^eps={ww}")
+    return n
 
 
 def library_simulator(p: Proof, m: I.Mech, w: F) -> int:

@@ -48,15 +48,19 @@ def theorem(p: Proof) -> None:
     def lib(P, Q, ww, dd, exists):
         m = I.noninteractive(P, Q)
         r = p.library("exactdp find_simulator", find_simulator, to_lib(m), ww, dd)
+        if r is not FAILED and r.status == "unverified":  # no claim made (the float LP failed its exact check)
+            unverified.append(f"P={P} Q={Q} e^eps={ww} delta={dd}")
+            return
         if r is FAILED or not p.agree(r.status, "verified" if exists else "infeasible", "exactdp find_simulator (status)",
                                       f"P={P} Q={Q} e^eps={ww} delta={dd}"):
             return
         if exists:
-            Tm = from_lib(r.T, m, inputs=(0, 1, D.IAM0, D.IAM1))
+            Tm = from_lib(r.T, m)
             p.agree(verify(P, Q, ww, dd, {c: Tm.cond[c][(None,)] for c in Tm.cond}), True,
                     "exactdp find_simulator (its T: the independent verification)", f"P={P} Q={Q} e^eps={ww} delta={dd}")
 
     n = n_lib = 0
+    unverified: list = []
     for _ in range(60 if p.full else 20):
         P, Q = D.rand_pair(p.rng, p.rng.randint(2, 5))
         w = p.rng.choice(D.W_CHOICES)
@@ -83,6 +87,9 @@ def theorem(p: Proof) -> None:
     crosschecked(p, "exactdp find_simulator on the same pairs: 'verified' where the independent LP finds T (its T passes "
                  "the independent verification), 'infeasible' (an exact Farkas certificate) at half the least delta",
                  n_lib)
+    if unverified:
+        p.note(f"Library issue open: exactdp find_simulator made no claim ('unverified') on {len(unverified)} of the "
+               f"{n_lib} compared instances, first {unverified[0]}; 'unverified' is not compared.")
     crosschecked(p, "exactdp's Section 6 trial (run_trial, the interactive form; its p_ij read as conditional "
                  "probabilities): its exact PrivLoss, its verified simulation at e^eps* and its proof of infeasibility "
                  "just below agree with the independent PrivLoss and exact simplex on the same M_p",
