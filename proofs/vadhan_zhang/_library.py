@@ -1,0 +1,76 @@
+"""The bridge from the independent objects of this paper's checks to exactdp's (issue 12 cross-checks).
+
+Only changes of representation: a pair of finite distributions (a list of ``(p, q)``) as the two
+probability vectors exactdp takes; a game tree of :mod:`._games` (``("Q", ...)``, ``("A", ...)``,
+``("E",)``) as an :class:`exactdp.interactive.InteractiveMechanism` node by node (labels ``str``;
+an answer that is not preceded by a query gets the single query ``"*"``, which leaves every
+adversary's view unchanged up to that constant label); and the comparison of a library trade-off
+function with an independent one (:func:`.._crosscheck.same_function`). No privacy quantity is
+computed here.
+
+Guarantee: exact (Fractions).
+"""
+
+from __future__ import annotations
+
+from typing import Sequence, Tuple
+
+from .._crosscheck import same_function
+from .._framework import Proof
+from . import _tradeoff as T
+
+
+def PQ(pairs: Sequence[Tuple]) -> tuple:
+    """``[(p, q), ...]`` as the two vectors ``(P, Q)``."""
+    return [p for p, _ in pairs], [q for _, q in pairs]
+
+
+def same_tf(p: Proof, f_lib, g: T.TF, what: str, instance: str) -> bool:
+    """The library trade-off function ``f_lib`` equals the independent breakpoint tuple ``g`` on [0, 1]."""
+    return same_function(p, f_lib, lambda a: T.value(g, a), [x for x, _ in g], what, instance)
+
+
+def to_lib(node, name: str = ""):
+    """A game tree of :mod:`._games` as an exactdp InteractiveMechanism on (x, x')."""
+    from exactdp.interactive import Branch, InteractiveMechanism, Node
+
+    def answers(a_node):
+        return {str(a): Branch([p0, p1], after(child)) for a, p0, p1, child in a_node[1]}
+
+    def after(child):
+        if child[0] == "E":
+            return None
+        return node_of(child)
+
+    def node_of(n):
+        if n[0] == "Q":
+            qs = {}
+            for q, child in n[1]:
+                if child[0] != "A":
+                    raise ValueError(f"to_lib: a query followed by {child[0]!r}, not an answer")
+                qs[str(q)] = answers(child)
+            return Node(qs)
+        if n[0] == "A":
+            return Node({"*": answers(n)})
+        raise ValueError(f"to_lib: unexpected node {n[0]!r}")
+
+    return InteractiveMechanism(node_of(node), name=name)
+
+
+def library_chain_rule(p: Proof, X, conds, target: T.TF, mechanism: bool = False) -> int:
+    """exactdp's chain_rule on the law pair ``X`` (list of (p, q)) and the conditional pairs ``conds`` (its f_x are
+    exactdp's own tradeoff_of of the conditionals, None off the common support) against the independent
+    ``target``; with ``mechanism``, also mechanism_tradeoff of the answer-then-answer tree. Returns 1 or 0."""
+    from exactdp.fdp import chain_rule, tradeoff_of
+    from exactdp.interactive import mechanism_tradeoff
+
+    inst = f"X={T.fmt_pairs(X)} conds={[T.fmt_pairs(c) for c in conds]}"
+    fs = [p.library("exactdp tradeoff_of", tradeoff_of, *PQ(c)) if a and b else None for (a, b), c in zip(X, conds)]
+    ok = same_tf(p, p.library("exactdp chain_rule", chain_rule, *PQ(X), fs), target, "exactdp chain_rule", inst)
+    if mechanism:
+        tree = ("A", tuple((f"x{i}", a, b, ("A", tuple((f"y{j}", c, d, ("E",)) for j, (c, d) in enumerate(Y))))
+                           for i, ((a, b), Y) in enumerate(zip(X, conds))))
+        lm = p.library("exactdp InteractiveMechanism", to_lib, tree)
+        ok = same_tf(p, p.library("exactdp mechanism_tradeoff", mechanism_tradeoff, lm), target,
+                     "exactdp mechanism_tradeoff (X, then Y given X)", inst) and ok
+    return int(ok)
