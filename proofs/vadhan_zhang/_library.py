@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Sequence, Tuple
 
-from .._crosscheck import same_function
+from .._crosscheck import FAILED, same_function
 from .._framework import Proof
 from . import _tradeoff as T
 
@@ -74,3 +74,69 @@ def library_chain_rule(p: Proof, X, conds, target: T.TF, mechanism: bool = False
         ok = same_tf(p, p.library("exactdp mechanism_tradeoff", mechanism_tradeoff, lm), target,
                      "exactdp mechanism_tradeoff (X, then Y given X)", inst) and ok
     return int(ok)
+
+
+def _law(pairs) -> tuple:
+    return tuple(sorted((a, b) for a, b in pairs if a or b))
+
+
+def library_views(p: Proof, lm, tree, what: str, instance: str) -> int:
+    """exactdp's deterministic adversaries of ``lm`` (their count, and the set of distinct view laws, labels dropped)
+    against the independent strategies of the game tree ``tree``. Returns 1 when compared."""
+    from exactdp.interactive import adversaries, count_adversaries
+
+    from . import _games as G
+
+    if lm is FAILED:
+        return 0
+    advs = p.library(f"exactdp adversaries ({what})", lambda: list(adversaries(lm)))
+    if advs is FAILED:
+        return 0
+    # the distinct view laws: after an answer of probability 0 under both inputs the library still enumerates the
+    # adversary's choices (duplicate views), the independent all_views does not
+    lib = sorted({_law(zip(*a.distributions())) for a in advs})
+    ind = sorted({_law(v) for v in G.all_views(tree)})
+    p.agree(p.library("exactdp count_adversaries", count_adversaries, lm), G.count_strategies(tree),
+            f"exactdp count_adversaries ({what})", instance)
+    p.agree(lib, ind, f"exactdp adversaries ({what}: the distinct view laws)", instance)
+    return 1
+
+
+def library_profile(p: Proof, lm, target: T.TF, what: str, instance: str, methods=("dp", "enumerate")) -> int:
+    """exactdp's mechanism_tradeoff of ``lm`` by each method against the independent trade-off ``target``."""
+    from exactdp.interactive import mechanism_tradeoff
+
+    if lm is FAILED:
+        return 0
+    n = 0
+    for method in methods:
+        n += same_tf(p, p.library(f"exactdp mechanism_tradeoff ({method})", mechanism_tradeoff, lm, method=method),
+                     target, f"exactdp mechanism_tradeoff ({method}; {what})", instance)
+    return n
+
+
+def library_concurrent(p: Proof, trees, vs, w_g, deltas, instance: str, exp_eps_i=None, optcomp=None) -> int:
+    """exactdp compare_concurrent on the game trees ``trees`` at ``e^eps_g = w_g`` against the independent values:
+    ``concurrent`` = the worst two-sided hockey-stick over the independent ConComp views ``vs``; ``tensor`` = the
+    least delta of the tensor of the mechanisms' own trade-off functions; where given, ``exp_eps_i`` (the
+    components' e^PrivLoss) and ``optcomp``. Returns 1 when compared."""
+    from exactdp.interactive import compare_concurrent
+
+    from . import _games as G
+
+    lms = [p.library("exactdp InteractiveMechanism", to_lib, t) for t in trees]
+    if FAILED in lms:
+        return 0
+    c = p.library("exactdp compare_concurrent", compare_concurrent, lms, deltas, exp_eps_g=w_g)
+    if c is FAILED:
+        return 0
+    inst = f"{instance} w_g={w_g}"
+    worst = max(max(T.hockey(v, w_g), T.hockey(T.swap(v), w_g)) for v in vs)
+    p.agree(c.concurrent, worst, "exactdp compare_concurrent (concurrent: the best interleaving adversary)", inst)
+    p.agree(c.tensor, T.delta_for(T.tensor(*[G.tight_rec(t) for t in trees]), w_g),
+            "exactdp compare_concurrent (tensor of the mechanisms' trade-off functions)", inst)
+    if exp_eps_i is not None:
+        p.agree(list(c.exp_eps_i), list(exp_eps_i), "exactdp compare_concurrent (exp_eps_i)", inst)
+    if optcomp is not None:
+        p.agree(c.optcomp, optcomp, "exactdp compare_concurrent (optcomp)", inst)
+    return 1
