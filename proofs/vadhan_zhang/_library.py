@@ -140,3 +140,50 @@ def library_concurrent(p: Proof, trees, vs, w_g, deltas, instance: str, exp_eps_
     if optcomp is not None:
         p.agree(c.optcomp, optcomp, "exactdp compare_concurrent (optcomp)", inst)
     return 1
+
+
+def sim_tree(T_lib, tree, c: int):
+    """The library simulator ``T_lib`` (an exactdp tree of ``tree``'s shape, labels ``str``) run on its input number
+    ``c``, as a game tree of :mod:`._games` with the same children order as ``tree`` (both columns T_c)."""
+    def q_of(n, node):
+        return dict(node.queries)[n]
+
+    def walk(n, lib_node):
+        if n[0] == "E":
+            return n
+        if n[0] == "Q":
+            return ("Q", tuple((q, answer(child, dict(lib_node.queries)[str(q)])) for q, child in n[1]))
+        return answer(n, dict(lib_node.queries)["*"])
+
+    def answer(a_node, lib_answers):
+        lib_answers = dict(lib_answers)
+        out = []
+        for a, _, _, child in a_node[1]:
+            b = lib_answers[str(a)]
+            pc = b.probs[c]
+            out.append((a, pc, pc, child if child[0] == "E" else walk(child, b.next)))
+        return ("A", tuple(out))
+
+    return walk(tree, T_lib.root)
+
+
+def simulates(T_lib, tree, w, d) -> bool:
+    """The independent judgement of a library simulator: for every deterministic adversary of ``tree`` and b in
+    {0, 1}, its view with ``T(RR_(w,d)(b))`` (RR of :func:`._tradeoff.rr_pair`, outputs Iam0, 0, 1, Iam1 in the
+    library's input order 0, 1, Iam0, Iam1) equals its view with ``M(x_b)``."""
+    from . import _games as G
+
+    iam0, z0, z1, iam1 = T.rr_pair(w, d)
+    rr = [z0, z1] if len(T_lib.inputs) == 2 else [z0, z1, iam0, iam1]   # Pr[RR(b) = c] for b = 0, 1
+    trees = [sim_tree(T_lib, tree, c) for c in range(len(rr))]
+    for s in G.strategies(tree):
+        direct = {k: v for k, v in G.view(tree, s).items() if v != (0, 0)}
+        sim: dict = {}
+        for (r0, r1), tc in zip(rr, trees):
+            for k, (u, _) in G.view(tc, s).items():
+                a, b = sim.get(k, (0, 0))
+                sim[k] = (a + r0 * u, b + r1 * u)
+        sim = {k: v for k, v in sim.items() if v != (0, 0)}
+        if sim != direct:
+            return False
+    return True
