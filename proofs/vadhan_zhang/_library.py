@@ -145,9 +145,6 @@ def library_concurrent(p: Proof, trees, vs, w_g, deltas, instance: str, exp_eps_
 def sim_tree(T_lib, tree, c: int):
     """The library simulator ``T_lib`` (an exactdp tree of ``tree``'s shape, labels ``str``) run on its input number
     ``c``, as a game tree of :mod:`._games` with the same children order as ``tree`` (both columns T_c)."""
-    def q_of(n, node):
-        return dict(node.queries)[n]
-
     def walk(n, lib_node):
         if n[0] == "E":
             return n

@@ -135,14 +135,15 @@ def _run_trials(p: Proof, count: int) -> int:
             continue
         pr = [F(x) for x in r["params"]]
 
-        def second(x, a0):
-            base = 5 * x
-            return ("Q", tuple((f"q{j}", ("A", tuple((f"b{a1}", *(pz if a1 == 0 else 1 - pz for pz in
-                                                                 (pr[1 + 2 * a0 + j], pr[6 + 2 * a0 + j])), G.E)
-                                                       for a1 in (0, 1)))) for j in (0, 1)))
+        def second(a0):
+            """After a0: the query j, then a1 with Pr[a1 = 0 | a0, j] = p_{a0 j} (x) and p'_{a0 j} (x')."""
+            out = []
+            for j in (0, 1):
+                z0, z1 = pr[1 + 2 * a0 + j], pr[6 + 2 * a0 + j]
+                out.append((f"q{j}", ("A", (("b0", z0, z1, G.E), ("b1", 1 - z0, 1 - z1, G.E)))))
+            return ("Q", tuple(out))
 
-        tree = ("A", tuple((f"a{a0}", pr[0] if a0 == 0 else 1 - pr[0], pr[5] if a0 == 0 else 1 - pr[5], second(0, a0))
-                           for a0 in (0, 1)))
+        tree = ("A", (("a0", pr[0], pr[5], second(0)), ("a1", 1 - pr[0], 1 - pr[5], second(1))))
         f = G.tight_rec(tree)
         w = _least_w(f, delta)
         inst = f"run_trial(2, {index}, {delta}, 12), p={r['params']}"
