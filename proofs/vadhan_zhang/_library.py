@@ -184,3 +184,25 @@ def simulates(T_lib, tree, w, d) -> bool:
         if sim != direct:
             return False
     return True
+
+
+def renyi_agree(p: Proof, res, s, alpha, what: str, instance: str) -> int:
+    """A library RenyiResult ``res`` against the independent ``S_alpha = e^{(alpha - 1) D_alpha}`` ``s`` (a Fraction,
+    a :class:`._renyi.Rad` or INF): infinite exactly when ``s`` is; ``exp_exact == s`` for a rational ``s``; for a
+    radical sum the enclosure of ``D_alpha`` meets the independent Arb ball of ``log(s) / (alpha - 1)``."""
+    from fractions import Fraction as F
+
+    from .._crosscheck import meets_ball
+    from . import _renyi as R
+
+    if res is FAILED:
+        return 0
+    if s == R.INF or res.infinite:
+        return int(p.agree(bool(res.infinite), s == R.INF, f"{what} (infinite)", instance))
+    if isinstance(s, R.Rad):
+        from flint import arb
+
+        a = F(alpha)
+        ball = s.ball(256).log() * arb(a.denominator) / arb(a.numerator - a.denominator)
+        return int(meets_ball(p, res.value, ball, what, instance))
+    return int(p.agree(res.exp_exact, s, f"{what} (exp_exact = S_alpha)", instance))
