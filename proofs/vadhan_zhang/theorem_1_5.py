@@ -53,10 +53,12 @@ def check_simulation(p: Proof, tree, f, what) -> int:
     "For every trade-off function f, every interactive f-DP mechanism M with finite communication and neighbouring "
     "x, x', there are a non-interactive f-DP N and an interactive post-processing P with View(B <-> M(x)) = "
     "View(B <-> P(N(x))) and View(B <-> M(x')) = View(B <-> P(N(x'))) for every adversary B.",
-    library=("exactdp.interactive.find_simulator", "exactdp.interactive.verify_simulation"),
+    library=("exactdp.interactive.find_simulator", "exactdp.interactive.verify_simulation",
+             "exactdp.experiments.vw_section6.run_trial"),
 )
 def theorem(p: Proof) -> None:
     n = 0
+    lib = {"n": 0, "unverified": []}
     for tree in trees(p):
         f = G.tight_rec(tree)
         n += check_simulation(p, tree, f, "f = the privacy profile")
@@ -64,25 +66,35 @@ def theorem(p: Proof) -> None:
         n += check_simulation(p, tree, T.feps(w, T.delta_for(f, w)), "f = f_{eps,delta}")
         if p.counterexamples:
             return
+        library_simulator(p, tree, f, w, T.delta_for(f, w), lib)
     p.instances("random and extreme finite interactive mechanisms (query-first and answer-first, up to 2 rounds), every "
                 "deterministic adversary, f = profile and f = f_{eps,delta}: T(N(x), N(x')) >= f and P(N) reproduces M",
                 n, "exhaustive")
+    crosschecked(p, "exactdp find_simulator(M, e^eps, delta) on the same mechanisms at the least delta (the "
+                 "f = f_{eps,delta} case above): 'verified', and its T post-processing RR_(eps,delta) gives every deterministic adversary's view of M on x and x' "
+                 "(the independent views); verify_simulation agrees with that independent judgement at e^eps and at "
+                 "2 e^eps; at half the least delta (delta > 0) it is 'infeasible' (T(M) is not above f_{eps,delta/2})",
+                 lib["n"])
+    if lib["unverified"]:
+        p.note(f"Library issue open: exactdp find_simulator made no claim ('unverified') on {len(lib['unverified'])} "
+               f"of the compared instances, first {lib['unverified'][0]} (not compared).")
+    crosschecked(p, "exactdp's Section 6 trial (run_trial, 2-round 1-bit mechanisms, p_ij read as conditional "
+                 "probabilities): its e^eps* is the exact least e^eps with T(M) >= f_{eps,delta} (the mechanism's "
+                 "trade-off function by the independent recursion), its RR simulation is verified exactly as the "
+                 "independent Blackwell kernel from RR_(eps*,delta) exists, and it is infeasible just below",
+                 _run_trials(p, 2 if p.full else 1))
 
 
 @statement(
     "Theorem 1.5 (proof: (eps, delta)-RR suffices)",
     "In the case of (eps, delta)-DP one can take N to be the (eps, delta)-randomized response.",
-    library=("exactdp.interactive.find_simulator", "exactdp.interactive.verify_simulation",
-             "exactdp.experiments.vw_section6.run_trial"),
 )
 def rr_suffices(p: Proof) -> None:
     n = 0
-    lib = {"n": 0, "unverified": []}
     for j, tree in enumerate(trees(p)):
         f = G.tight_rec(tree)
         for w in ((F(2), F(1000)) if p.full else (F(2) if j % 2 else F(1000),)):
             d = T.delta_for(f, w)
-            library_simulator(p, tree, f, w, d, lib)
             rr = [pq for pq in T.rr_pair(w, d) if pq[0] or pq[1]]
             pairs, sim = G.build(tree, T.feps(w, d))
             K = _lp.blackwell_kernel(rr, pairs)
@@ -96,19 +108,6 @@ def rr_suffices(p: Proof) -> None:
                     return
     p.instances("the constructed N for f = f_{eps,delta} is a post-processing of (eps, delta)-RR (Blackwell kernel, exact "
                 "LP, verified), and is RR itself (up to relabelling) when the adversary speaks first", n)
-    crosschecked(p, "exactdp find_simulator(M, e^eps, delta) on the same mechanisms at the least delta: 'verified', and "
-                 "its T post-processing RR_(eps,delta) gives every deterministic adversary's view of M on x and x' "
-                 "(the independent views); verify_simulation agrees with that independent judgement at e^eps and at "
-                 "2 e^eps; at half the least delta (delta > 0) it is 'infeasible' (T(M) is not above f_{eps,delta/2})",
-                 lib["n"])
-    if lib["unverified"]:
-        p.note(f"Library issue open: exactdp find_simulator made no claim ('unverified') on {len(lib['unverified'])} "
-               f"of the compared instances, first {lib['unverified'][0]} (not compared).")
-    crosschecked(p, "exactdp's Section 6 trial (run_trial, 2-round 1-bit mechanisms, p_ij read as conditional "
-                 "probabilities): its e^eps* is the exact least e^eps with T(M) >= f_{eps,delta} (the mechanism's "
-                 "trade-off function by the independent recursion), its RR simulation is verified exactly as the "
-                 "independent Blackwell kernel from RR_(eps*,delta) exists, and it is infeasible just below",
-                 _run_trials(p, 2 if p.full else 1))
 
 
 def _least_w(f, delta):
