@@ -174,13 +174,19 @@ def thm13_least_t(ws: Sequence[F], deltas: Sequence[F], delta_g: F) -> Optional[
 
 
 def hockey_least_t(P: Dist, Q: Dist, delta: F) -> Optional[F]:
-    """Least t >= 1 with dp_delta(P, Q, t) <= delta (None: none)."""
+    """Least t >= 1 with dp_delta(P, Q, t) <= delta (None: none).
+
+    Each direction ``hockey(P, Q, t)`` is linear between the likelihood ratios, so its least t is
+    exact by :func:`least_t`; the two-sided answer is the larger of the two (both are non-increasing
+    in t). Their maximum ``dp_delta`` is not linear between the ratios (a kink where the two
+    directions cross), so it is not interpolated directly."""
     bps = set()
     for y in set(P) | set(Q):
         a, b = P.get(y, F(0)), Q.get(y, F(0))
         if a and b:
             bps |= {a / b, b / a}
-    return least_t(lambda t: dp_delta(P, Q, t), bps, F(delta))
+    ts = [least_t(lambda t, A=A, B=B: hockey(A, B, t), bps, F(delta)) for A, B in ((P, Q), (Q, P))]
+    return None if None in ts else max(ts)
 
 
 # --------------------------------------------------------------------------

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from fractions import Fraction as F
 
+from .._crosscheck import FAILED, crosschecked
 from .._framework import Proof, statement
 from . import _dp as D
 
@@ -26,9 +27,12 @@ from . import _dp as D
     "Definition 10",
     "RR_(eps,delta): Pr[RR(b) = 'Iam b'] = delta, Pr[RR(b) = b] = (1-delta) e^eps/(1+e^eps), Pr[RR(b) = 1-b] = "
     "(1-delta)/(1+e^eps), Pr[RR(b) = 'Iam (1-b)'] = 0; RR_(eps,delta) is a noninteractive (eps, delta)-DP mechanism.",
+    library=("exactdp.interactive.randomized_response",),
 )
 def definition(p: Proof) -> None:
-    n = 0
+    from exactdp.interactive import randomized_response
+
+    n = n_lib = 0
     ws = D.W_CHOICES + [F(p.rng.randint(101, 1000), 100) for _ in range(10)] + [F(10 ** 6)]
     ds = [F(0), F(1, 100), F(1, 3), F(1, 2), F(99, 100), F(1, 10 ** 9)]
     for w in ws:
@@ -41,6 +45,13 @@ def definition(p: Proof) -> None:
                 ok = ok and D.hockey_least_t(P0, P1, d) == w and D.dp_delta(P0, P1, w * F(999, 1000)) > d
             if not p.require(ok, "RR_(eps,delta) is (eps, delta)-DP, tight in eps and delta", f"e^eps={w} delta={d}"):
                 return
+            r = p.library("exactdp randomized_response", randomized_response, w, d)
+            want = {str(a): (P0[a], P1[a]) for a in P0 if P0[a] or P1[a]}   # the library omits the 'I am' answers at 0
+            p.agree(FAILED if r is FAILED else {a: tuple(b.probs) for a, b in r.root.answers("*") if any(b.probs)},
+                    want, "exactdp interactive.randomized_response", f"e^eps={w} delta={d}")
+            n_lib += 1
+    crosschecked(p, "exactdp.interactive.randomized_response(e^eps, delta) has the printed table's probabilities "
+                 "(answers of probability 0 under both inputs aside)", n_lib)
     classic = {0: F(1, 2) + F(1, 2) * F(1, 2), 1: F(1, 2) * F(1, 2)}  # truthful on heads, else a fair coin
     n += 1
     if not p.require(D.max_ratio(classic, {0: classic[1], 1: classic[0]}) == 3, "classic randomized response is RR_ln3",

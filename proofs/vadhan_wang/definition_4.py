@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from fractions import Fraction as F
 
+from .._crosscheck import FAILED, crosschecked, exp_exact
 from .._framework import Proof, statement
 from . import _dp as D
 from . import _interactive as I
@@ -31,9 +32,14 @@ def interactive_delta_enum(m: I.Mech, w: F) -> F:
     "Definition 4",
     "M is an (eps, delta)-DP interactive mechanism if for every adjacent x, x', every adversary A and every "
     "T subset Range(View<A, M(.)>): Pr[View<A, M(x)> in T] <= e^eps Pr[View<A, M(x')> in T] + delta.",
+    library=("exactdp.interactive.privacy_loss", "exactdp.interactive.delta_of"),
 )
 def definition(p: Proof) -> None:
-    n_a = n_b = n_c = 0
+    from exactdp.interactive import delta_of, privacy_loss
+
+    from ._library import to_lib
+
+    n_a = n_b = n_c = n_lib = 0
     for _ in range(40 if p.full else 15):
         P, Q = D.rand_pair(p.rng, p.rng.randint(2, 4))
         w = p.rng.choice(D.W_CHOICES)
@@ -47,6 +53,15 @@ def definition(p: Proof) -> None:
         m = I.random_mech(p.rng, 2, 2, 2)
         w = p.rng.choice(D.W_CHOICES[1:])
         det = interactive_delta_enum(m, w)
+        lm = p.library("exactdp InteractiveMechanism", to_lib, m) if (p.full or n_c % 3 == 0) else FAILED
+        if lm is not FAILED:
+            for method in ("dp", "enumerate"):
+                p.agree(p.library(f"exactdp delta_of ({method})", delta_of, lm, exp_eps=w, method=method), det,
+                        f"exactdp delta_of ({method})", f"{m} e^eps={w}")
+            for d in (F(0), F(1, 10)):
+                p.agree(exp_exact(p.library("exactdp privacy_loss", privacy_loss, lm, d)), I.single_privloss_t(m, d),
+                        "exactdp privacy_loss (e^eps)", f"{m} delta={d}")
+            n_lib += 1
         for _ in range(3):
             nr = p.rng.randint(2, 3)
             advs = [I.random_single_adversary(p.rng, m) for _ in range(nr)]
@@ -67,6 +82,9 @@ def definition(p: Proof) -> None:
                 n_b)
     p.instances("2-round mechanisms: adversaries fixing their queries in advance need at most the adaptive delta", n_c,
                 "exhaustive")
+    crosschecked(p, "exactdp on the same 2-round mechanisms (as game trees): delta_of(e^eps), by its dynamic programme and "
+                 "by enumeration, equals the least delta over every deterministic adversary; privacy_loss(delta) equals "
+                 "the independent PrivLoss (delta in {0, 1/10})", n_lib)
     if adaptive_gap:
         m, w, na, det = adaptive_gap
         p.note(f"Adaptivity matters: {m} at e^eps = {D.frac(w)}: every non-adaptive adversary needs delta <= "

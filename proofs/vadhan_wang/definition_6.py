@@ -18,6 +18,7 @@ from __future__ import annotations
 import itertools
 from fractions import Fraction as F
 
+from .._crosscheck import FAILED, crosschecked
 from .._framework import Proof, statement
 from . import _compose as C
 from . import _interactive as I
@@ -49,13 +50,23 @@ def literal_view(mechs, world, adv) -> dict:
     "Definition 6",
     "ConComp(M_0..M_{k-1}) with coins (r_0..r_{k-1}) and inputs (x_0..x_{k-1}): on messages m_0..m_{i-1}, parse m_{i-1} "
     "as (q, j) (else halt), extract the queries to M_j, output M_j(x_j, m_0^j..m_{t-1}^j; r_j).",
+    library=("exactdp.interactive.concurrent",),
 )
 def definition(p: Proof) -> None:
-    n = 0
+    from exactdp.interactive import concurrent, delta_of
+
+    from ._library import to_lib
+
+    n = n_lib = 0
     for _ in range(8 if p.full else 4):
         k = p.rng.choice([2, 2, 3])
         mechs = [I.random_mech(p.rng, p.rng.randint(1, 2) if j == 0 else 1, 2, 2, exact_den=True,
                                den=p.rng.choice([2, 3, 4])) for j in range(k)]
+        cc = p.library("exactdp concurrent", lambda: concurrent(*[to_lib(m) for m in mechs]))
+        for w in (F(1), F(2)):
+            p.agree(FAILED if cc is FAILED else p.library("exactdp delta_of", delta_of, cc, exp_eps=w),
+                    I.cc_delta(mechs, w), "exactdp concurrent (delta_of at e^eps)", f"{mechs} e^eps={w}")
+            n_lib += 1
         for _ in range(2):
             adv = I.random_cc_adversary(p.rng, mechs)
             world = tuple(p.rng.randint(0, 1) for _ in range(k))
@@ -71,4 +82,6 @@ def definition(p: Proof) -> None:
         return
     p.instances("Definition 6 run literally over every coin tuple (k = 2, 3, mixed inputs): adversary's transcript "
                 "distribution = product form; unparseable -> halt", n, "exhaustive")
+    crosschecked(p, "exactdp concurrent(M_0, ..., M_{k-1}) (one game tree) has the least delta of the independent "
+                 "backward induction over every interleaving adversary (e^eps in {1, 2})", n_lib)
     p.note("'j in [k]' while the mechanisms are M_0..M_{k-1}: notation, harmless.")

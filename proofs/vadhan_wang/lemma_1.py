@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from fractions import Fraction as F
 
+from .._crosscheck import FAILED, crosschecked
 from .._framework import Proof, statement
 from . import _dp as D
 from . import _interactive as I
@@ -25,9 +26,14 @@ from . import _interactive as I
     "Lemma 1",
     "An interactive mechanism M is (eps, delta)-DP iff for every adjacent x, x', every deterministic adversary A and "
     "every T subset Range(View<A, M(.)>): Pr[View<A, M(x)> in T] <= e^eps Pr[View<A, M(x')> in T] + delta.",
+    library=("exactdp.interactive.adversaries", "exactdp.interactive.count_adversaries", "exactdp.interactive.delta_of"),
 )
 def lemma(p: Proof) -> None:
-    n_enum = n_rand = 0
+    from exactdp.interactive import adversaries, concurrent, count_adversaries, delta_of
+
+    from ._library import to_lib
+
+    n_enum = n_rand = n_lib = 0
     total_adv = 0
     shapes = [[(2, 2, 2)], [(1, 2, 2), (1, 2, 2)], [(2, 2, 2), (1, 2, 2)]]
     if p.full:
@@ -46,6 +52,24 @@ def lemma(p: Proof) -> None:
                     best[(w, 0)] = max(best[(w, 0)], D.hockey(V0, V1, w))
                     best[(w, 1)] = max(best[(w, 1)], D.hockey(V1, V0, w))
             total_adv += cnt
+            cc = p.library("exactdp concurrent", lambda: concurrent(*[to_lib(m) for m in mechs]))
+            if cc is not FAILED:
+                p.agree(p.library("exactdp count_adversaries", count_adversaries, cc), cnt,
+                        "exactdp count_adversaries (deterministic interleaving adversaries)", f"{mechs}")
+                for w in ws if p.full else ws[1:2]:
+                    for method in ("dp", "enumerate") if (p.full or k == 1) else ("dp",):
+                        p.agree(p.library(f"exactdp delta_of ({method})", delta_of, cc, exp_eps=w, method=method),
+                                max(best[(w, 0)], best[(w, 1)]), f"exactdp delta_of ({method})", f"{mechs} e^eps={w}")
+                n_lib += 1
+            if k == 1:
+                lm = to_lib(mechs[0])
+                views = sorted(tuple(x for x in sorted(zip(*a.distributions())) if x != (0, 0)) for a in adversaries(lm))
+                want = []
+                for adv in I.single_adversaries(mechs[0]):
+                    V0, V1 = I.single_view(mechs[0], 0, adv), I.single_view(mechs[0], 1, adv)
+                    want.append(tuple(sorted((V0.get(v, F(0)), V1.get(v, F(0))) for v in set(V0) | set(V1))))
+                p.agree(views, sorted(want),
+                        "exactdp adversaries (view distributions)", f"{mechs[0]}")
             for (w, d), en in best.items():
                 a, b = ((0,) * k, (1,) * k) if d == 0 else ((1,) * k, (0,) * k)
                 dp = I.cc_hockey(mechs, a, b, w)
@@ -75,3 +99,7 @@ def lemma(p: Proof) -> None:
                 "in total), = backward induction, both directions", n_enum, "exhaustive")
     p.instances("randomized adversaries (3 coin values, coins in the view) against single and concurrent "
                 "mechanisms: delta <= the deterministic maximum", n_rand)
+    crosschecked(p, "exactdp on the same mechanisms (game trees, concurrent composition): count_adversaries gives the same "
+                 "number of deterministic interleaving adversaries; delta_of (dynamic programme; enumeration for a single "
+                 "mechanism, both and every e^eps with --full) the same maximum; for a single mechanism adversaries() "
+                 "gives every adversary's pair of view distributions", n_lib)

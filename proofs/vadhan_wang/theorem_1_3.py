@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from fractions import Fraction as F
 
+from .._crosscheck import FAILED, crosschecked, exp_exact
 from .._framework import Proof, statement
 from . import _dp as D
 
@@ -35,9 +36,14 @@ def formula_delta_g(ws, ds, t):
     "the least eps_g >= 0 with (1/prod(1+e^eps_i)) sum_S max(e^{sum_S eps_i} - e^eps_g e^{sum_notS eps_i}, 0) <= "
     "1 - (1-delta_g)/prod(1-delta_i); homogeneous case: (1+e^eps)^-k sum_i C(k,i) max(e^{i eps} - e^eps_g "
     "e^{(k-i) eps}, 0) <= 1 - (1-delta_g)/(1-delta)^k.",
+    library=("exactdp.optcomp", "exactdp.composed_delta"),
 )
 def theorem(p: Proof) -> None:
-    n_bound = n_tight = n_hom = 0
+    from exactdp import composed_delta, optcomp
+
+    from ._library import mechanisms
+
+    n_bound = n_tight = n_hom = n_lib = 0
     none = 0
     for _ in range(100 if p.full else 35):
         k = p.rng.randint(1, 4 if p.full else 3)
@@ -50,6 +56,10 @@ def theorem(p: Proof) -> None:
         Q = D.product([b for _, b in pairs])
         for dg in (F(1, 100), F(1, 10), F(1, 3), F(3, 4)):
             t = D.thm13_least_t(ws, ds, dg)
+            if p.full or n_bound % 3 == 0:
+                p.agree(exp_exact(p.library("exactdp optcomp (exact)", optcomp, mechanisms(ws, ds), dg, engine="exact")),
+                        t, "exactdp optcomp (e^eps_g)", f"e^eps_i={ws} delta_i={ds} delta_g={dg}")
+                n_lib += 1
             if t is None:
                 none += 1
                 continue
@@ -67,6 +77,12 @@ def theorem(p: Proof) -> None:
                              "delta of the RR_(eps_i,delta_i) product = formula solved for delta_g",
                              f"e^eps_i={ws} delta_i={ds} t={t}"):
                 return
+            if p.full or n_tight % 3 == 0:
+                r = p.library("exactdp composed_delta (exact)", composed_delta, mechanisms(ws, ds), exp_eps_g=t,
+                              engine="exact")
+                p.agree(FAILED if r is FAILED else r.exact, formula_delta_g(ws, ds, t), "exactdp composed_delta",
+                        f"e^eps_i={ws} delta_i={ds} t={t}")
+                n_lib += 1
     for k in range(1, 7):
         for w in (F(1), F(3, 2), F(2), F(3)):
             for t in sorted({F(1), w, w ** 2, F(5, 2), w ** k}):
@@ -78,5 +94,7 @@ def theorem(p: Proof) -> None:
                 "product distributions (eps_g, delta_g)-DP at the least eps_g (exact least e^eps_g)", n_bound)
     p.instances("attained: the product of RR_(eps_i, delta_i) (Definition 10) has exactly the formula's delta_g", n_tight)
     p.instances("the homogeneous special case equals the general formula (k <= 6)", n_hom, "exhaustive")
+    crosschecked(p, "exactdp optcomp equals the least e^eps_g of the formula and composed_delta its delta_g (exact engine)",
+                 n_lib)
     p.note(f"{none} (instance, delta_g) pairs had no eps_g at all (1 - (1-delta_g)/prod(1-delta_i) < 0, or the left side "
            "never gets that small): the statement is then vacuous.")

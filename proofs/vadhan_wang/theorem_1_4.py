@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from fractions import Fraction as F
 
+from .._crosscheck import FAILED, crosschecked
 from .._framework import Proof, statement
 from . import _dp as D
 from . import _instances as G
@@ -37,9 +38,22 @@ def printed_homogeneous(w, d, k):
     "If interactive M_0..M_{k-1} are each (eps, delta)-DP, ConComp(M_0..M_{k-1}) is (k eps, (e^{k eps}-1)/(e^eps-1) "
     "delta)-DP; for (eps_i, delta_i)-DP M_i it is (sum eps_i, delta_g)-DP with delta_g = sum_i e^{sum_{j<i} eps_j} "
     "delta_i <= e^{eps_g} sum_i delta_i.",
+    library=("exactdp.interactive.vw_delta", "exactdp.interactive.compare_concurrent"),
 )
 def theorem(p: Proof) -> None:
-    n_h = n_g = 0
+    from exactdp.interactive import compare_concurrent, vw_delta
+
+    from ._library import mechanisms, to_lib
+
+    def lib_vw(ws, ds, want, inst):
+        r = p.library("exactdp vw_delta", vw_delta, mechanisms(ws, ds))
+        p.agree(FAILED if r is FAILED else r.exact, want, "exactdp vw_delta", inst)
+
+    def lib_concurrent(mechs, ds, t, want, inst):
+        c = p.library("exactdp compare_concurrent", compare_concurrent, [to_lib(m) for m in mechs], ds, exp_eps_g=t)
+        p.agree(FAILED if c is FAILED else c.concurrent, want, "exactdp compare_concurrent (concurrent delta)", inst)
+
+    n_h = n_g = n_lib = 0
     worst = F(0)
     for _ in range(40 if p.full else 8):
         k = p.rng.choice([2, 2, 3])
@@ -48,6 +62,10 @@ def theorem(p: Proof) -> None:
         d = max(x[2] for x in ms)
         got = I.cc_delta([x[0] for x in ms], w ** k)
         bound = printed_homogeneous(w, d, k)
+        lib_vw([w] * k, [d] * k, bound, f"k={k} e^eps={w} delta={d}")
+        if p.full or n_h <= 2:
+            lib_concurrent([x[0] for x in ms], [x[2] for x in ms], w ** k, got, f"{[x[0] for x in ms]} e^eps_g={w ** k}")
+        n_lib += 1
         n_h += 1
         if not p.require(got <= bound, "homogeneous: (k eps, (e^{k eps}-1)/(e^eps-1) delta)",
                          f"{[x[0] for x in ms]} e^eps={w} delta={d}: true {got} > {bound}"):
@@ -61,6 +79,8 @@ def theorem(p: Proof) -> None:
         t = D.prod(ws)
         got = I.cc_delta([x[0] for x in ms], t)
         dg = printed_delta_g(ws, ds)
+        lib_vw(ws, ds, dg, f"e^eps_i={ws} delta_i={ds}")
+        n_lib += 1
         n_g += 1
         if not p.require(got <= dg <= t * sum(ds), "general: delta_g = sum_i e^{sum_{j<i} eps_j} delta_i <= e^eps_g sum delta_i",
                          f"{[x[0] for x in ms]} e^eps_i={ws} delta_i={ds}: true {got}, delta_g {dg}"):
@@ -81,6 +101,9 @@ def theorem(p: Proof) -> None:
                 "(k = 2, 3 with 1-2 round mechanisms; k = 4, 5 one-round ones at e^eps in {1.001, 10, 1000}; every "
                 "deterministic interleaving adversary)", n_h)
     p.instances("general form: true least delta at e^{sum eps_i} <= delta_g <= e^{eps_g} sum delta_i", n_g)
+    crosschecked(p, "exactdp vw_delta (given order) equals the printed delta_g and, for equal mechanisms, "
+                 "(e^{k eps} - 1)/(e^eps - 1) delta; compare_concurrent's exact concurrent delta equals the independent "
+                 "one over every interleaving adversary (the first two homogeneous instances; all with --full)", n_lib)
     p.note(f"Largest ratio true delta / printed delta (homogeneous form; general form with every delta_i > 0) seen: "
            f"{float(worst):.3f}. "
            "'Theorem 1.4 ()' in our copy: an empty label, conversion damage.")

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from fractions import Fraction as F
 
+from .._crosscheck import FAILED, crosschecked
 from .._framework import Proof, statement
 from . import _dp as D
 from . import _instances as G
@@ -73,10 +74,12 @@ def instances(p: Proof):
     "Theorem 1.5",
     "If M is an interactive (eps, 0)-DP mechanism, then for every adjacent x_0, x_1 there is an interactive mechanism T "
     "with View(A, M(x_b)) = View(A, T(RR_eps(b))) for every adversary A and b in {0, 1}.",
+    library=("exactdp.interactive.rr_simulator", "exactdp.interactive.verify_simulation"),
 )
 def theorem(p: Proof) -> None:
-    n = 0
+    n = n_lib = n_ver = 0
     for m, w in instances(p):
+        n_lib += library_simulator(p, m, w)
         T = S.solve_T(m, w)
         if not p.require(T is not None, "the solved T-vec is non-negative", f"{m} e^eps={w}"):
             return
@@ -84,6 +87,7 @@ def theorem(p: Proof) -> None:
         if not c:
             return
         n += c
+        n_ver += library_verify(p, m, w, T)
     # eps = 0: identical views, T = M(x_0)
     m0 = I.random_mech(p.rng, 2, 2, 2)
     m0 = I.Mech(m0.queries, m0.answers, {0: m0.cond[0], 1: m0.cond[0]})
@@ -96,3 +100,48 @@ def theorem(p: Proof) -> None:
                 "mechanisms with up to 3 rounds and 3 queries/answers, at their least e^eps and at 3/2 of it; RR-then-public "
                 "mechanisms; a nearly identical pair with e^eps = 1 + O(10^-6); one at 1000 times its least e^eps)",
                 n, "exhaustive")
+    crosschecked(p, "exactdp rr_simulator(M, e^eps), read back as a mechanism on the same histories, gives View(A, "
+                 "T(RR_eps(b))) = View(A, M(x_b)) for every deterministic adversary A and b (the independent check)",
+                 n_lib)
+    crosschecked(p, "exactdp verify_simulation(M, T, e^eps') on the T solved here, at e^eps' = e^eps (accepts) and "
+                 "e^eps' = 2 e^eps, equals the independent view comparison at e^eps' (every deterministic adversary, "
+                 "both b)", n_ver)
+
+
+def _views_agree(m: I.Mech, w: F, T: I.Mech) -> bool:
+    R0, R1 = D.rr_eps(w)
+    return all(S.nonzero(I.single_view(m, b, adv)) == S.view_through_rr(T, Rb, adv)
+               for adv in I.single_adversaries(m) for b, Rb in ((0, R0), (1, R1)))
+
+
+def library_verify(p: Proof, m: I.Mech, w: F, T: I.Mech) -> int:
+    """exactdp's verify_simulation on the independently solved T, at e^eps and at 2 e^eps (where T(RR) no longer
+    matches M), against the independent view comparison. Returns the number of comparisons."""
+    from exactdp.interactive import verify_simulation
+
+    from ._library import to_lib
+
+    lm, lt = to_lib(m), to_lib(T, labels=("0", "1"))
+    n = 0
+    for ww in (w, 2 * w):
+        n += p.agree(p.library("exactdp verify_simulation", verify_simulation, lm, lt, ww), _views_agree(m, ww, T),
+                     "exactdp verify_simulation (against the independent view comparison)", f"{m} T={T} e^eps={ww}")
+    return n
+
+
+def library_simulator(p: Proof, m: I.Mech, w: F) -> int:
+    """exactdp's rr_simulator for (m, e^eps), judged by the independent view comparison (a failure is a library
+    issue). Returns 1 when compared."""
+    from exactdp.interactive import rr_simulator
+
+    from ._library import from_lib, to_lib
+
+    T = p.library("exactdp rr_simulator", lambda: from_lib(rr_simulator(to_lib(m), w), m))
+    if T is FAILED:
+        return 0
+    R0, R1 = D.rr_eps(w)
+    ok = all(S.nonzero(I.single_view(m, b, adv)) == S.view_through_rr(T, Rb, adv)
+             for adv in I.single_adversaries(m) for b, Rb in ((0, R0), (1, R1)))
+    p.agree(ok, True, "exactdp rr_simulator (View(A, T(RR_eps(b))) = View(A, M(x_b)) for every adversary)",
+            f"{m} e^eps={w}")
+    return 1

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from fractions import Fraction as F
 
+from .._crosscheck import FAILED, crosschecked
 from .._framework import Proof, statement
 from . import _tradeoff as T
 
@@ -34,13 +35,23 @@ def holds_literally(pairs, w, d) -> bool:
 @statement(
     "Definition 1.1",
     "M is (eps, delta)-DP if for all neighbouring x, x' and every S: Pr[M(x) in S] <= exp(eps) Pr[M(x') in S] + delta.",
+    library=("exactdp.fdp.TradeOff.dominates", "exactdp.fdp.f_eps_delta"),
 )
 def definition(p: Proof) -> None:
-    n = 0
+    from exactdp.fdp import f_eps_delta, tradeoff_of
+
+    n = n_lib = 0
     for _ in range(80 if p.full else 25):
         pairs = T.rand_pairs(p.rng, p.rng.randint(1, 6 if p.full else 5))
+        lib = p.library("exactdp tradeoff_of", tradeoff_of, [a for a, _ in pairs], [b for _, b in pairs])
         for w in WS:
             hs = max(T.hockey(pairs, w), T.hockey(T.swap(pairs), w))
+            if lib is not FAILED and (p.full or w in (F(2), F(7))):
+                for d in [x for x in DS + [hs] if x < 1]:
+                    n_lib += p.agree(p.library("exactdp TradeOff.dominates", lambda: lib.dominates(
+                        f_eps_delta(exp_eps=w, delta=d))), holds_literally(pairs, w, d),
+                        "exactdp T(P, Q).dominates(f_eps_delta) (against the literal definition)",
+                        f"{T.fmt_pairs(pairs)} w={w} delta={d}")
             if not p.require(hs == max(T.hockey_brute(pairs, w), T.hockey_brute(T.swap(pairs), w)),
                              "max over all S of P(S) - w Q(S) is attained at S = {P > w Q}", T.fmt_pairs(pairs)):
                 return
@@ -57,3 +68,5 @@ def definition(p: Proof) -> None:
     p.instances("the literal definition (every subset S, both orders) holds iff delta >= max(sum (p - wq)^+, "
                 "sum (q - wp)^+), w = e^eps in {1, 3/2, 2, 7, 10^6}, delta in {0, 10^-9, 1/100, 1/3, the threshold}",
                 n, "exhaustive")
+    crosschecked(p, "exactdp tradeoff_of(P, Q).dominates(f_eps_delta(e^eps, delta)) decides as the literal definition "
+                 "(every subset S, both orders) on the same pairs (e^eps in {2, 7}; all with --full; delta < 1)", n_lib)

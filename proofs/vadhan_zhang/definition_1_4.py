@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from fractions import Fraction as F
 
+from .._crosscheck import FAILED, crosschecked
 from .._framework import Proof, statement
 from . import _games as G
 from . import _tradeoff as T
@@ -39,14 +40,29 @@ def literal(tree, w, d, rng, randomized=2) -> bool:
     "Definition 1.4",
     "M is an (eps, delta)-DP interactive mechanism if for all neighbouring x, x', every adversary B and every set S of "
     "views, Pr[View(B <-> M(x)) in S] <= e^eps Pr[View(B <-> M(x')) in S] + delta [display lost in conversion].",
+    library=("exactdp.interactive.delta_of", "exactdp.interactive.privacy_loss"),
 )
 def definition(p: Proof) -> None:
-    n = 0
+    from exactdp.interactive import delta_of, privacy_loss
+
+    from .._crosscheck import exp_exact
+    from ._library import to_lib
+    from .theorem_1_5 import _least_w
+
+    n = n_lib = 0
     for _ in range(7 if p.full else 4):
         tree = G.rand_tree(p.rng, p.rng.randint(1, 2), first=p.rng.choice("QA"))
         f = G.tight_rec(tree)
+        lm = p.library("exactdp InteractiveMechanism", to_lib, tree)
         for w in (F(1), F(2), F(9, 2)):
             d = T.delta_for(f, w)
+            if lm is not FAILED:
+                inst = f"tree={tree} w={w}"
+                n_lib += p.agree(p.library("exactdp delta_of", delta_of, lm, exp_eps=w), d,
+                                 "exactdp delta_of (the least delta)", inst)
+                if d < 1:
+                    n_lib += p.agree(exp_exact(p.library("exactdp privacy_loss", privacy_loss, lm, d)), _least_w(f, d),
+                                     "exactdp privacy_loss (e^eps at that delta)", f"{inst} delta={d}")
             for dd in sorted({d, F(0), d - d / 100, (1 + d) / 2}):
                 if dd < 0:
                     continue
@@ -58,5 +74,8 @@ def definition(p: Proof) -> None:
     p.instances("random interactive mechanisms (1-2 rounds, query-first and answer-first), every deterministic and "
                 "sampled randomized adversaries, every set of views: the transcribed inequality holds iff "
                 "f_{eps,delta} <= the privacy profile", n, "exhaustive")
+    crosschecked(p, "exactdp delta_of(M, e^eps) on the same mechanisms equals the least delta of the definition "
+                 "(the threshold above), and privacy_loss(M, delta) gives the least e^eps at that delta (from the "
+                 "independent privacy profile)", n_lib)
     p.note("The display of Definition 1.4 is missing from the text (conversion damage); the transcription above is the "
            "one the surrounding text and Definition 1.1 give.")

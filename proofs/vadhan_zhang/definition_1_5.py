@@ -14,6 +14,7 @@ from __future__ import annotations
 import itertools
 from fractions import Fraction as F
 
+from .._crosscheck import crosschecked
 from .._framework import Proof, statement
 from . import _games as G
 
@@ -84,9 +85,15 @@ def run_literal(tables, ncoins, z, tree, strat):
     "Definition 1.5",
     "ConComp(M_1..M_k): coins r = (r_1..r_k), inputs x = (x_1..x_k); parse m_{i-1} as (j, q), extract the queries "
     "to M_j, output M_j(x_j, m^j_0, ..., m^j_{t-1}; r_j).",
+    library=("exactdp.interactive.concurrent", "exactdp.interactive.adversaries",
+             "exactdp.interactive.count_adversaries"),
 )
 def definition(p: Proof) -> None:
-    n = 0
+    from exactdp.interactive import concurrent
+
+    from ._library import library_views, to_lib
+
+    n = n_lib = 0
     for _ in range(6 if p.full else 3):
         k = 2
         rounds = [p.rng.randint(1, 2), 1]
@@ -94,6 +101,8 @@ def definition(p: Proof) -> None:
         tables = [rand_mech(p.rng, rounds[j], ncoins[j]) for j in range(k)]
         trees = [mech_tree(tables[j], ncoins[j], rounds[j]) for j in range(k)]
         cc = G.concomp(*trees)
+        lm = p.library("exactdp concurrent", lambda: concurrent(*[to_lib(t) for t in trees]))
+        n_lib += library_views(p, lm, cc, "ConComp", f"rounds={rounds} coins={ncoins} trees={trees}")
         for strat in G.strategies(cc):
             direct = G.view(cc, strat)
             lit = [run_literal(tables, ncoins, z, cc, strat) for z in (0, 1)]
@@ -105,3 +114,6 @@ def definition(p: Proof) -> None:
                 return
     p.instances("two coin-based mechanisms (1-2 and 1 rounds, 1-3 coins), every deterministic concurrent adversary "
                 "(every interleaving and query): literal ConComp = product game tree, on x and x'", n, "exhaustive")
+    crosschecked(p, "exactdp concurrent(M_1, M_2) of the same two mechanisms: its deterministic adversaries "
+                 "(count_adversaries, adversaries) have the independent ConComp's number of strategies and set of "
+                 "distinct view laws", n_lib)

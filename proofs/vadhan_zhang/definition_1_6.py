@@ -18,14 +18,18 @@ from fractions import Fraction as F
 
 import sympy as sp
 
+from .._crosscheck import FAILED, crosschecked, meets_ball
 from .._framework import Proof, statement
 from . import _gauss as Gs
+from . import _tradeoff as T
+from ._library import PQ, same_tf
 
 
 @statement(
     "Definition 1.6",
     "T(Y, Y')(alpha) = inf{beta_phi : alpha_phi <= alpha}, over all measurable rejection rules phi, with "
     "alpha_phi = E[phi(Y)] and beta_phi = 1 - E[phi(Y')].",
+    library=("exactdp.fdp.tradeoff_of", "exactdp.fdp.TradeOff.tensor", "exactdp.fdp.GaussianTradeOff"),
 )
 def definition(p: Proof) -> None:
     c = sp.symbols("c", real=True)
@@ -92,3 +96,35 @@ def definition(p: Proof) -> None:
     if p.require(ok, "refining the partition approaches G_mu", "mu = 1, step 1/8 on [-3, 4], alpha = 1/4"):
         p.instances("mu = 1, partition step 1/8 on [-3, 4]: the discretised trade-off at alpha = 1/4 is within 10^-2 "
                     "of G_mu(1/4)", 1, "certified")
+    library_checks(p)
+
+
+def library_checks(p: Proof) -> None:
+    """exactdp's T(P, Q), its tensor and G_mu against the independent Neyman-Pearson curve, subset hull and balls."""
+    from exactdp.fdp import GaussianTradeOff, tradeoff_of
+
+    n_t = n_g = 0
+    for _ in range(40 if p.full else 15):
+        pairs = [T.rand_pairs(p.rng, p.rng.randint(1, 5), p.rng.choice([6, 10 ** 6])) for _ in range(2)]
+        libs = [p.library("exactdp tradeoff_of", tradeoff_of, *PQ(pp)) for pp in pairs]
+        for pp, lib in zip(pairs, libs):
+            n_t += 1
+            same_tf(p, lib, T.tradeoff_brute(pp), "exactdp tradeoff_of (against every deterministic test)",
+                    T.fmt_pairs(pp))
+        if FAILED not in libs:
+            n_t += 1
+            same_tf(p, p.library("exactdp TradeOff.tensor", libs[0].tensor, libs[1]),
+                    T.tradeoff(T.product_pairs(*pairs)), "exactdp TradeOff.tensor (against T of the product pair)",
+                    " x ".join(T.fmt_pairs(pp) for pp in pairs))
+    for mu in ([F(1, 2), F(1), F(2)] + ([F(5), F(1, 10)] if p.full else [])):
+        g = p.library("exactdp GaussianTradeOff", GaussianTradeOff, mu)
+        if g is FAILED:
+            continue
+        for a in (F(1, 100), F(1, 4), F(1, 2), F(9, 10)):
+            n_g += 1
+            meets_ball(p, p.library("exactdp GaussianTradeOff (value)", g, a), Gs.G(mu, a),
+                       "exactdp GaussianTradeOff", f"mu={mu} alpha={a}")
+    crosschecked(p, "exactdp tradeoff_of(P, Q) = the lower hull over every deterministic test (random pairs, "
+                 "denominators 6 and 10^6), and TradeOff.tensor = T of the product pair", n_t)
+    crosschecked(p, "exactdp GaussianTradeOff(mu)(alpha) meets the independent Arb ball of Phi(Phi^-1(1 - alpha) - mu)",
+                 n_g)

@@ -8,6 +8,7 @@ trade-off functions of the continuation views.
 
 from __future__ import annotations
 
+from .._crosscheck import FAILED, crosschecked
 from .._framework import Proof, statement
 from . import _games as G
 from . import _tradeoff as T
@@ -25,10 +26,20 @@ def answer_first(p: Proof):
     "Equation (18)",
     "sup_B D(View(B <-> M(x)), View(B <-> M(x'))) = sup_B ChainRule_{A_1,A'_1}((D(View(B_a1 <-> M_a1(x)), "
     "View(B_a1 <-> M_a1(x'))))_a1).",
+    library=("exactdp.interactive.mechanism_tradeoff",),
 )
 def equation(p: Proof) -> None:
-    n = 0
+    from ._library import library_profile, to_lib
+
+    n = n_lib = 0
     for tree in answer_first(p):
+        rhs = []
+        for s in G.strategies(tree):
+            rhs.append(T.chain_rule([(p0, p1, T.tradeoff(G.view_pairs(child, sub)))
+                                     for (a, p0, p1, child), sub in zip(tree[1], s)]))
+        lm = p.library("exactdp InteractiveMechanism", to_lib, tree)
+        if lm is not FAILED:
+            n_lib += library_profile(p, lm, T.envelope(rhs), "sup_B of the right side of (18)", str(tree), ("dp",))
         for s in G.strategies(tree):
             whole = T.tradeoff(G.view_pairs(tree, s))
             parts = [(p0, p1, T.tradeoff(G.view_pairs(child, sub))) for (a, p0, p1, child), sub in zip(tree[1], s)]
@@ -37,3 +48,5 @@ def equation(p: Proof) -> None:
                              f"tree={tree} strategy={s}"):
                 return
     p.instances("every deterministic adversary of random mechanism-first mechanisms (1 round with 3 answers, 2 rounds with 2)", n, "exhaustive")
+    crosschecked(p, "exactdp mechanism_tradeoff (its dynamic programme) of the same mechanisms equals the sup over "
+                 "deterministic adversaries of the right side of (18) (ChainRule of the continuations' T)", n_lib)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from fractions import Fraction as F
 
+from .._crosscheck import crosschecked
 from .._framework import Proof, statement
 from . import _tradeoff as T
 
@@ -58,9 +59,12 @@ def check_continuity(p: Proof, X, fs, i, S) -> bool:
     "Lemma 1.7",
     "For X, X' with finite support there is ChainRule_{X,X'} with T((X, Y), (X', Y')) = ChainRule_{X,X'}((T(Y|X=x, "
     "Y'|X'=x))_{x in supp X and supp X'}); ChainRule is continuous in each variable.",
+    library=("exactdp.fdp.chain_rule",),
 )
 def lemma(p: Proof) -> None:
-    n1 = n2 = 0
+    from ._library import library_chain_rule
+
+    n1 = n2 = n_lib = 0
     for _ in range(120 if p.full else 40):
         nx = p.rng.randint(1, 4)
         X = T.rand_pairs(p.rng, nx)
@@ -72,6 +76,8 @@ def lemma(p: Proof) -> None:
             else:  # outside supp X and supp X': the conditional law is irrelevant
                 alt.append(T.rand_pairs(p.rng, p.rng.randint(1, 3)))
         n1 += 1
+        if p.full or n1 % 4 == 0:
+            n_lib += library_chain_rule(p, X, alt, T.tradeoff(joint(X, conds)))
         if not p.require(T.equal(T.tradeoff(joint(X, conds)), T.tradeoff(joint(X, alt))),
                          "T of the joint pair depends only on X, X' and the conditional trade-off functions",
                          f"X={X} conds={conds} alt={alt}"):
@@ -83,3 +89,5 @@ def lemma(p: Proof) -> None:
     p.instances("the joint trade-off function is unchanged when each conditional pair is replaced by another with the "
                 "same trade-off function (canonical pair, split outcomes) and outside the common support", n1)
     p.instances("continuity in each variable for finite S_i (1-4 functions), |supp X| <= 3", n2)
+    crosschecked(p, "exactdp chain_rule(X, X', f_x) with the f_x of the replaced conditionals equals the independent "
+                 "T of the original joint pair (every fourth instance; all with --full)", n_lib)

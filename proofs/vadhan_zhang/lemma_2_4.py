@@ -17,9 +17,11 @@ from __future__ import annotations
 
 from fractions import Fraction as F
 
+from .._crosscheck import FAILED, crosschecked
 from .._framework import Proof, statement
 from . import _sup as Su
 from . import _tradeoff as T
+from ._library import same_tf
 
 COUNTER = ("S = {f_n : n >= 1}, f_n(alpha) = max(0, 1 - n alpha) = T((1/n, 1 - 1/n), (1, 0)), each convex, continuous, "
            "non-increasing, <= 1 - alpha. Formula (4): h(0) = 1 (E[A(F)] <= 0 forces A(F) = 0 and f_n(0) = 1 for every n); "
@@ -40,10 +42,15 @@ def check_family(p: Proof) -> bool:
 def check_finite(q: Proof, count: int) -> None:
     """Formula (4) for finite S: equals the lower convex envelope, is in F, is an upper bound, and is below
     every upper bound (random members of F below min S)."""
-    n = 0
+    from exactdp.fdp import TradeOff, tradeoff_sup
+
+    n = n_lib = 0
     for _ in range(count):
         S = Su.rand_S(q)
         h = T.envelope(S)
+        lib = q.library("exactdp tradeoff_sup", lambda: tradeoff_sup([TradeOff(list(f)) for f in S]))
+        n_lib += lib is not FAILED and same_tf(q, lib, h, "exactdp tradeoff_sup (against formula (4) = the envelope)",
+                                               str([T.fmt_tf(f) for f in S]))
         xs = sorted({x for f in S for x, _ in f} | {F(k, 8) for k in range(9)})
         if not q.require(all(Su.h_formula(S, a) == T.value(h, a) for a in xs), "formula (4) = lower convex envelope",
                          str([T.fmt_tf(f) for f in S])):
@@ -58,6 +65,8 @@ def check_finite(q: Proof, count: int) -> None:
                 return
     q.instances("finite S (1-4 random trade-off functions): formula (4) (by Caratheodory pairs) = the lower convex "
                 "envelope of min S, a trade-off function, an upper bound, below every sampled upper bound", n)
+    crosschecked(q, "exactdp tradeoff_sup of the same finite S equals formula (4) (checked above to be the envelope)",
+                 n_lib)
 
 
 def correction(q: Proof, count: int = 15) -> None:
@@ -84,6 +93,7 @@ def correction(q: Proof, count: int = 15) -> None:
     "Lemma 2.4",
     "(F, <=) is complete: for S subset F, sup S = h, h(alpha) := inf_{F: supp(F) subset S, A: S -> [0,1]} "
     "{E[F(A(F))] : E[A(F)] <= alpha} (4).",
+    library=("exactdp.fdp.tradeoff_sup",),
 )
 def lemma(p: Proof) -> None:
     if check_family(p):

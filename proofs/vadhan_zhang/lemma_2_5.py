@@ -11,6 +11,7 @@ largest likelihood ratio and S_2 are at most their deterministic maxima.
 
 from __future__ import annotations
 
+from .._crosscheck import crosschecked
 from .._framework import Proof, statement
 from . import _divergences as Dv
 from . import _games as G
@@ -22,11 +23,19 @@ from . import _tradeoff as T
     "Lemma 2.5",
     "M is d-D DP iff for all neighbouring x, x' and every deterministic adversary B, "
     "D(View(B, M(x)), View(B, M(x'))) <= d.",
+    library=("exactdp.interactive.adversaries", "exactdp.interactive.count_adversaries",
+             "exactdp.interactive.mechanism_tradeoff"),
 )
 def lemma(p: Proof) -> None:
-    n = 0
+    from ._library import library_profile, library_views, to_lib
+
+    n = n_lib = 0
     for _ in range(16 if p.full else 6):
         tree = G.rand_tree(p.rng, p.rng.randint(1, 2), first=p.rng.choice("QA"))
+        lm = p.library("exactdp InteractiveMechanism", to_lib, tree)
+        n_lib += library_views(p, lm, tree, "one mechanism", str(tree))
+        n_lib += library_profile(p, lm, G.tight_brute(tree), "sup over deterministic adversaries", str(tree),
+                                 ("enumerate",))
         views = [G.view_pairs(tree, s) for s in G.strategies(tree)]
         sup = G.tight_rec(tree)
         wmax = max(max(Dv.max_ratio(v), Dv.max_ratio(T.swap(v))) for v in views)
@@ -43,3 +52,6 @@ def lemma(p: Proof) -> None:
                 return
     p.instances("random interactive mechanisms, randomized adversaries mixing 2-4 deterministic ones (coins in the "
                 "view): T >= sup over deterministic B, D_inf and D_2 <= their deterministic maxima", n, "exhaustive")
+    crosschecked(p, "on the same mechanisms: exactdp adversaries and count_adversaries give the independent "
+                 "deterministic strategies (their number and the set of distinct view laws), and mechanism_tradeoff "
+                 "(enumerate) the sup over them of T(View(x), View(x'))", n_lib)

@@ -15,6 +15,7 @@ from fractions import Fraction as F
 
 import sympy as sp
 
+from .._crosscheck import crosschecked
 from .._framework import Proof, statement
 from . import _rdp as Rd
 from . import _renyi as R
@@ -28,9 +29,14 @@ ORDERS = (2, 3, F(3, 2), F(101, 100))
     "Lemma 5.3",
     "If D_alpha(V|U=u || V'|U'=u) <= D_alpha(W|U=u || W'|U'=u) for every u in supp(U), then "
     "D_alpha((U, V) || (U', V')) <= D_alpha((U, W) || (U', W')).",
+    library=("exactdp.renyi.renyi_chain", "exactdp.renyi.renyi_interactive"),
 )
 def lemma(p: Proof) -> None:
-    n = 0
+    from exactdp.renyi import renyi_chain, renyi_interactive
+
+    from ._library import PQ, renyi_agree, to_lib
+
+    n = n_lib = 0
     for _ in range(30 if p.full else 10):
         k = p.rng.randint(1, 3)
         U = T.rand_pairs(p.rng, k, 6, False)
@@ -39,10 +45,23 @@ def lemma(p: Proof) -> None:
         for a in ORDERS:
             hyp = all(R.cmp(R.S(V, a), R.S(W, a)) <= 0 for V, W in zip(Vs, Ws))
             n += 1
+            if F(a).denominator == 1:   # renyi_chain takes the conditional E_u = S_alpha(V|u) as rationals
+                for Cs in (Vs, Ws):
+                    s = R.S(joint(U, Cs), a)
+                    inst = f"U={U} conditionals={Cs} alpha={a}"
+                    n_lib += renyi_agree(p, p.library("exactdp renyi_chain", renyi_chain, *PQ(U),
+                                                      [R.S(C, a) for C in Cs], a), s, a, "exactdp renyi_chain", inst)
+                    tree = ("A", tuple((f"u{i}", pu, qu, ("A", tuple((f"v{j}", c, d, ("E",)) for j, (c, d) in enumerate(C))))
+                                       for i, ((pu, qu), C) in enumerate(zip(U, Cs))))
+                    n_lib += renyi_agree(p, p.library("exactdp renyi_interactive", renyi_interactive, to_lib(tree), a), s,
+                                         a, "exactdp renyi_interactive (U, then V given U)", inst)
             if not p.require(hyp and R.cmp(R.S(joint(U, Vs), a), R.S(joint(U, Ws), a)) <= 0,
                              "conditional divergences ordered => joint ordered", f"U={U} V={Vs} W={Ws} alpha={a}"):
                 return
     p.instances("random U (1-3 values), W|u, and V|u a post-processing of W|u; alpha in {2, 3, 3/2, 101/100}", n)
+    crosschecked(p, "exactdp renyi_chain(U, U', (S_alpha(V|u))_u) and renyi_interactive of the two-answer mechanism "
+                 "(U, then V given U) equal the independent S_alpha of the joint pairs (both (U, V) and (U, W); "
+                 "integer alpha)", n_lib)
 
 
 @statement(

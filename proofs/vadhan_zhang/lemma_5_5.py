@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from fractions import Fraction as F
 
+from .._crosscheck import crosschecked
 from .._framework import Proof, statement
 from . import _games as G
 from . import _rdp as Rd
@@ -34,15 +35,23 @@ def q_values(tree, a):
     "Lemma 5.5",
     "The optimal adversary chooses q_1 to maximise D_alpha((A_1, View(B^OPT_{q1,A1} <-> M_{q1,A1}(x))) || (A'_1, "
     "View(B^OPT_{q1,A'1} <-> M_{q1,A'1}(x')))), B^OPT_{q1,a1} any optimal adversary against M_{q1,a1}.",
+    library=("exactdp.renyi.renyi_interactive",),
 )
 def lemma(p: Proof) -> None:
-    n = 0
+    from exactdp.renyi import renyi_interactive
+
+    from ._library import renyi_agree, to_lib
+
+    n = n_lib = 0
     for tree in trees(p):
         for a in (2, 3, F(3, 2)):
             vals = q_values(tree, a)
             best = Rd.smax(vals)
             opt, total = Rd.optimal_strategies(tree, a)
             n += 1
+            # the library's dynamic programme picks the first query by (22) with optimal continuations
+            n_lib += renyi_agree(p, p.library("exactdp renyi_interactive", renyi_interactive, to_lib(tree), a), best, a,
+                                 "exactdp renyi_interactive (max over q_1 of (22))", f"tree={tree} alpha={a}")
             if not p.require(R.cmp(best, total) == 0, "max over q_1 of (22) = max over all adversaries",
                              f"tree={tree} alpha={a}"):
                 return
@@ -63,3 +72,5 @@ def lemma(p: Proof) -> None:
                                      "(22) with any optimal continuations", f"tree={tree} alpha={a} q={qi}"):
                         return
     p.instances("random adversary-first mechanisms (1-2 rounds, 2-3 queries), alpha in {2, 3, 3/2}", n, "exhaustive")
+    crosschecked(p, "exactdp renyi_interactive (its dynamic programme) of the same mechanisms equals the maximum over "
+                 "first queries of (22)", n_lib)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from fractions import Fraction as F
 
+from .._crosscheck import FAILED, crosschecked
 from .._framework import Proof, statement
 from . import _gauss as Gs
 from . import _tradeoff as T
@@ -34,9 +35,12 @@ def rand_convex(rng, k=None, den=12) -> T.TF:
     "Proposition 1.7",
     "f: [0,1] -> [0,1] is a trade-off function if and only if f is convex, continuous, non-increasing, and "
     "f(x) <= 1 - x for x in [0, 1].",
+    library=("exactdp.fdp.is_tradeoff_function", "exactdp.fdp.TradeOff.check", "exactdp.fdp.TradeOff.to_distributions"),
 )
 def proposition(p: Proof) -> None:
-    n_only = n_if = n_g = 0
+    from exactdp.fdp import TradeOff, is_tradeoff_function
+
+    n_only = n_if = n_g = n_lib = 0
     for _ in range(300 if p.full else 100):
         pairs = T.rand_pairs(p.rng, p.rng.randint(1, 6), p.rng.choice([3, 9, 1000]))
         ok, why = T.is_tradeoff(T.tradeoff(pairs))
@@ -47,9 +51,20 @@ def proposition(p: Proof) -> None:
                                           for d in (F(0), F(1, 10) ** 9, F(1, 2), F(1))]
     for f in extremes + [rand_convex(p.rng) for _ in range(300 if p.full else 100)]:
         ok, why = T.is_tradeoff(f)
+        lib = p.library("exactdp is_tradeoff_function", is_tradeoff_function, list(f))
+        n_lib += lib is not FAILED and p.agree(lib[0], ok, "exactdp is_tradeoff_function (the decision)", T.fmt_tf(f))
         if not ok:
             continue
         n_if += 1
+        g = p.library("exactdp TradeOff", TradeOff, list(f))
+        if g is not FAILED:
+            chk = p.library("exactdp TradeOff.check", g.check)
+            pq = p.library("exactdp TradeOff.to_distributions", g.to_distributions)
+            if chk is not FAILED and pq is not FAILED:
+                n_lib += p.agree(chk[0], True, "exactdp TradeOff.check", T.fmt_tf(f))
+                # the library's realising pair, judged by the independent Neyman-Pearson curve
+                n_lib += p.agree(T.equal(T.tradeoff(list(zip(*pq))), f), True,
+                                 "exactdp TradeOff.to_distributions (T of its pair = f)", T.fmt_tf(f))
         if not p.require(T.equal(T.tradeoff(T.canonical(f)), f), "f = T(P, P') for its canonical pair", T.fmt_tf(f)):
             return
     grid = [F(k, 16) for k in range(1, 16)]
@@ -77,4 +92,7 @@ def proposition(p: Proof) -> None:
                 "canonical pairs", n_if)
     p.instances("only if, Gaussian: G_mu on the grid k/16 (mu in {1/10, 1, 3}): values, monotonicity, convexity, "
                 "G_mu(x) < 1 - x", n_g, "certified")
+    crosschecked(p, "on the same functions (those meeting the conditions and those that do not): exactdp "
+                 "is_tradeoff_function decides as the independent check; for trade-off functions TradeOff.check accepts "
+                 "and TradeOff.to_distributions gives a pair whose independent T(P, Q) is f", n_lib)
     p.note("Continuity of a piecewise-linear interpolant is structural; for G_mu it is that of Phi and Phi^{-1}.")

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from fractions import Fraction as F
 
+from .._crosscheck import crosschecked
 from .._framework import Proof, statement
 from . import _concurrent as C
 from . import _games as G
@@ -32,9 +33,12 @@ def _lib_delta(ws, ds, wg):
     "Theorem 1.1",
     "If Comp(M_1..M_k) of non-interactive (eps_i, 0)-DP mechanisms is always (eps, delta)-DP, then ConComp(M_1..M_k) "
     "of interactive (eps_i, 0)-DP mechanisms is (eps, delta)-DP.",
+    library=("exactdp.composed_delta", "exactdp.interactive.compare_concurrent"),
 )
 def theorem(p: Proof) -> None:
-    n = 0
+    from ._library import library_concurrent
+
+    n = n_lib = n_cd = 0
     for r1, r2, nq in C.shapes(p):
         for _ in range(2 if p.full else 1):
             trees = [G.rand_dp_tree(p.rng, r, p.rng.choice([F(2), F(3), F(5)]), nq=nq) for r in (r1, r2)]
@@ -44,8 +48,9 @@ def theorem(p: Proof) -> None:
             vs, nb = C.views(cc)
             for wg in sorted({F(1), ws[0], ws[1], ws[0] * ws[1], (1 + ws[0] * ws[1]) / 2}):
                 dg = T.delta_for(comp, wg)
-                p.agree(p.library("exactdp composed_delta", _lib_delta, ws, [0, 0], wg), dg, "exactdp composed_delta",
-                        f"ws={ws} w_g={wg}")
+                n_cd += p.agree(p.library("exactdp composed_delta", _lib_delta, ws, [0, 0], wg), dg,
+                                "exactdp composed_delta", f"ws={ws} w_g={wg}")
+                n_lib += library_concurrent(p, trees, vs, wg, None, f"ws={ws} trees={trees}", exp_eps_i=ws, optcomp=dg)
                 worst = max(max(T.hockey(v, wg), T.hockey(T.swap(v), wg)) for v in vs)
                 n += nb
                 if not p.require(worst <= dg, "every concurrent adversary's views are (eps, delta(eps))-close",
@@ -54,3 +59,8 @@ def theorem(p: Proof) -> None:
     p.instances("random interactive (eps_i, 0)-DP mechanisms (k = 2, shapes (rounds, rounds, queries) "
                 f"{C.shapes(p)}), every deterministic concurrent adversary, e^eps in {{1, e^eps_1, e^eps_2, "
                 "e^(eps_1+eps_2), midpoint}}: delta_adversary(eps) <= delta_noninteractive(eps)", n, "exhaustive")
+    crosschecked(p, "exactdp composed_delta of the (e^eps_i, 0) at e^eps equals the tensor's exact delta", n_cd)
+    crosschecked(p, "exactdp compare_concurrent on the same mechanisms at each e^eps: its concurrent delta (best "
+                 "interleaving adversary) equals the independent worst view, its tensor delta the tensor of the "
+                 "mechanisms' own trade-off functions, its e^eps_i the exact pure parameters and its optcomp delta the "
+                 "non-interactive composition's", n_lib)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from fractions import Fraction as F
 
+from .._crosscheck import crosschecked
 from .._framework import Proof, statement
 from . import _concurrent as C
 from . import _games as G
@@ -27,9 +28,16 @@ from .theorem_1_1 import _lib_delta
     "Theorem 1.3",
     "If Comp(M_1..M_k) of non-interactive (eps_i, delta_i)-DP mechanisms is always (eps, delta)-DP, then ConComp(M_1..M_k) "
     "of interactive (eps_i, delta_i)-DP mechanisms with finite communication is (eps, delta)-DP.",
+    library=("exactdp.composed_delta", "exactdp.interactive.compare_concurrent",
+             "exactdp.interactive.optimal_delta_at_sum"),
 )
 def theorem(p: Proof) -> None:
-    n = 0
+    from exactdp import Mechanism
+    from exactdp.interactive import optimal_delta_at_sum
+
+    from ._library import library_concurrent
+
+    n = n_lib = n_cd = skipped = 0
     for idx, (r1, r2, nq) in enumerate(C.shapes(p)):
         gen = (lambda r: C.skewed_tree(p.rng, r, nq)) if idx % 2 else (lambda r: G.rand_tree(p.rng, r, nq=nq))
         trees = [gen(r) for r in (r1, r2)]
@@ -43,8 +51,16 @@ def theorem(p: Proof) -> None:
         vs, nb = C.views(G.concomp(*trees))
         for wg in sorted({F(1), ws[0], ws[1], ws[0] * ws[1], F(10) ** 6}):
             dg = T.delta_for(comp, wg)
-            p.agree(p.library("exactdp composed_delta", _lib_delta, ws, ds, wg), dg, "exactdp composed_delta",
-                    f"ws={ws} deltas={ds} w_g={wg}")
+            if any(d >= 1 for d in ds):  # exactdp takes delta_i in [0, 1)
+                skipped += 1
+            else:
+                n_cd += p.agree(p.library("exactdp composed_delta", _lib_delta, ws, ds, wg), dg,
+                                "exactdp composed_delta", f"ws={ws} deltas={ds} w_g={wg}")
+                n_lib += library_concurrent(p, trees, vs, wg, ds, f"ws={ws} deltas={ds} trees={trees}")
+            if wg == ws[0] * ws[1] and all(d < 1 for d in ds):
+                n_cd += p.agree(p.library("exactdp optimal_delta_at_sum", optimal_delta_at_sum,
+                                          [Mechanism(exp_eps=w, delta=d) for w, d in zip(ws, ds)]), dg,
+                                "exactdp optimal_delta_at_sum", f"ws={ws} deltas={ds}")
             worst = max(max(T.hockey(v, wg), T.hockey(T.swap(v), wg)) for v in vs)
             n += nb
             if not p.require(worst <= dg, "every concurrent adversary's views are (eps, delta(eps))-close",
@@ -53,3 +69,11 @@ def theorem(p: Proof) -> None:
     p.instances("random and extreme (probabilities 10^-3, 10^-6, 0) interactive mechanisms, k = 2, every deterministic "
                 "concurrent adversary, e^eps_i in {1, 2, 1000}, e^eps in {1, e^eps_i, e^(eps_1+eps_2), 10^6}", n,
                 "exhaustive")
+    crosschecked(p, "exactdp composed_delta of the (e^eps_i, delta_i) at each e^eps, and optimal_delta_at_sum at "
+                 "e^eps = e^(eps_1+eps_2), equal the tensor's exact delta", n_cd)
+    crosschecked(p, "exactdp compare_concurrent on the same mechanisms and delta_i at each e^eps: its concurrent delta "
+                 "(best interleaving adversary) equals the independent worst view, its tensor delta the tensor of the "
+                 "mechanisms' own trade-off functions", n_lib)
+    if skipped:
+        p.note(f"{skipped} comparison points with some delta_i = 1 (outside exactdp's delta in [0, 1)) are not "
+               "cross-checked.")

@@ -14,6 +14,7 @@ first query through the canonical pair of d (Blackwell kernels, exact LP, verifi
 
 from __future__ import annotations
 
+from .._crosscheck import crosschecked
 from .._framework import Proof, statement
 from . import _concurrent as C
 from . import _games as G
@@ -35,17 +36,24 @@ def trees(p: Proof):
     "If (D, <=) is complete, D has the chain rule and every d has the coupling property, then every interactive d-D DP "
     "M with finite communication has, for each neighbouring x, x', a pair Y, Y' with D(Y, Y') <= d and a post-processing "
     "P with View(B <-> M(x)) = View(B <-> P(Y)) and View(B <-> M(x')) = View(B <-> P(Y')) for every B.",
+    library=("exactdp.interactive.mechanism_tradeoff",),
 )
 def theorem(p: Proof) -> None:
-    n = 0
+    from ._library import library_profile, to_lib
+
+    n = n_lib = 0
     for tree in trees(p):
         f = G.tight_rec(tree)
+        n_lib += library_profile(p, p.library("exactdp InteractiveMechanism", to_lib, tree), f,
+                                 "the d of the construction", str(tree))
         n += check_simulation(p, tree, f, "d = the mechanism's sup")
         n += check_simulation(p, tree, T.envelope([f, T.rand_tf(p.rng, 3)]), "a weaker d")
         if p.counterexamples:
             return
     p.instances("D = T: random and extreme finite interactive mechanisms (up to 3 messages), d = sup and a weaker d, "
                 "every deterministic adversary: T(Y, Y') >= d, (16) and (17)", n, "exhaustive")
+    crosschecked(p, "exactdp mechanism_tradeoff (dynamic programme and enumeration) of the same mechanisms equals the "
+                 "d = sup of the construction (the recursion of Cases 1-2)", n_lib)
     p.note("Only the f-DP instance of the generalized statement is checked (the one the paper applies); the printed "
            "hypothesis (3) 'every d satisfies the coupling property' is Definition 3.1's property of D.")
 
