@@ -81,7 +81,7 @@ def run_approx(args) -> int:
     prevalidate(args, {"delta_g": parse_delta, "eta": parse_positive,
                        "exp_base": lambda v, name: parse_positive(v, name, above=1)})
     from ..approx import optcomp_bounds, theorem17
-    from ..numbers import fraction_str, fraction_to_decimal
+    from ..numbers import fraction_to_decimal, short_fraction
 
     ms = mechanisms_from_args(args)
     width = parse_positive(args.width, "--width") if args.width is not None else None
@@ -108,7 +108,7 @@ def run_approx(args) -> int:
         return 0
     print(f"composition: {ms.describe()}; delta_g = {args.delta_g}")
     if r.eta is not None:
-        lat = f"eta = {args.eta}, lattice eps0 = eta/k = {fraction_str(r.eps0)}"  # type: ignore[arg-type]
+        lat = f"eta = {args.eta}, lattice eps0 = eta/k = {short_fraction(r.eps0)}"  # type: ignore[arg-type]
     else:
         lat = f"exp-space lattice u = {args.exp_base} (eta = k ln u)"
     rnd = "eps_i rounded up" if r.variant == "up" else "eps_i rounded down, delta_g scaled by e^(-eta/2), plus eta"
@@ -119,9 +119,9 @@ def run_approx(args) -> int:
         if r.exact is not None and r.lower == r.upper == r.exact:
             print(f"eps* = {r.value.text(args.digits)}")
         else:
-            ex = f" = {fraction_str(r.exact)}" if r.exact is not None else ""
+            ex = f" = {short_fraction(r.exact)}" if r.exact is not None else ""
             if not ex and r.exp_exact is not None:
-                ex = f" = ln({fraction_str(r.exp_exact)})"
+                ex = f" = ln({short_fraction(r.exp_exact)})"
             print(f"eps*{ex} in {r.value.text(args.digits)}")
     print("guarantee: OptComp(delta_g) <= eps* <= OptComp(e^(-eta/2) delta_g) + eta")
     if low is not None:
@@ -134,7 +134,7 @@ def run_approx(args) -> int:
         if sw.infinite:
             print("sandwich: true OptComp(delta_g) = inf")
         else:
-            lat = f"eps0 = {fraction_str(sw.eps0)}" if sw.eps0 is not None else f"u = {fraction_str(sw.exp_base)}"
+            lat = f"eps0 = {short_fraction(sw.eps0)}" if sw.eps0 is not None else f"u = {short_fraction(sw.exp_base)}"
             ok = "width reached" if sw.width_reached else "width NOT reached (max degree); best bounds"
             print(
                 f"sandwich: true OptComp(delta_g) in [{fraction_to_decimal(sw.lower, args.digits, 'down')}, "

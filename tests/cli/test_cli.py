@@ -628,3 +628,17 @@ def test_keys_beyond_the_float_range_print_no_numpy_warning(tmp_path):
                        capture_output=True, text=True, cwd=tmp_path, timeout=300)
     assert p.returncode == 0 and p.stderr == "", p.stderr[-1000:]
     assert "delta_g in [0.99999999999999999999999999999" in p.stdout
+
+
+@pytest.mark.parametrize("argv", [
+    ["approx", "--exp-eps", "11/10", "-k", "300", "--delta-g", "1e-3", "--exp-base", "11/10"],
+    ["certify", "--exp-eps", "11/10", "-k", "300", "--claim-eps", "1", "--claim-delta", "1e-3"],
+])
+def test_a_long_exact_ln_is_elided_in_the_text_output(argv, capsys):
+    # found by the fuzzer: approx printed a 14-million-character ln(p/q); the JSON keeps the whole
+    rc, out, err = run(argv, capsys)
+    assert rc == 0 and not err
+    assert max(len(line) for line in out.splitlines()) < 300, out
+    rc, js, _ = run(["epsilon", "--exp-eps", "11/10", "-k", "300", "--delta-g", "1e-3", "--json"], capsys)
+    whole = json.loads(js)["eps_g"]["exp_exact"]  # t* = e^OptComp from the engine, in full
+    assert len(whole) > 300 and f"ln({whole[:50]}...({len(whole)} chars))" in out
