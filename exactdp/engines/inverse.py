@@ -147,11 +147,14 @@ def locate(struct: Structure, log_goal: float, lnW: float, *, max_iter: int = MA
         if not (a < cand < b) or abs(cand - L) <= 1e-12 * max(abs(cand), 1e-300):
             break
         L = cand
-        g_prev = g
+        g_prev, s_prev = g, s
         g, s = struct.approx(L)
         g -= log_goal
-        if g == g_prev:
-            break  # the float model cannot tell these points apart: Newton in the field takes over
+        if g == g_prev and s == s_prev:
+            # the float model cannot tell these points apart: Newton in the field takes over
+            # (a changed slope on a plateau of ln S, e.g. S = Z (1 - 1e-32) far left of t*
+            # for 10^7 equal mechanisms, still moves Newton in t to the right)
+            break
         if math.isfinite(g) and abs(g) < best[0]:
             best = (abs(g), L)
         if g > 0:
