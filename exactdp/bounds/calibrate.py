@@ -36,7 +36,7 @@ from ..events import Composition, Mechanism
 from ..fdp.gaussian import delta_at_most as _decide_le
 from ..gdp import gdp_mu
 from ..links import implements
-from ..numbers import Enclosure, RatExp, arb_bounds, parse_delta, parse_eps, parse_exp_eps, parse_int, parse_positive
+from ..numbers import Enclosure, RatExp, arb_bounds, parse_delta, parse_eps, parse_exp_eps, parse_int, parse_positive, refine
 
 __all__ = ["Calibration", "calibrate", "largest_eps0", "PaperStatement"]
 
@@ -243,17 +243,18 @@ class Calibration:
 
 def _enc(fn, digits: int) -> Enclosure:
     """Enclosure of an Arb expression evaluated at rising precision (ends exact)."""
-    prec = 64 + 4 * digits
-    for _ in range(6):
+    start = 64 + 4 * digits
+    last = start * 2**6  # six doublings; the widest answer there is still an enclosure
+
+    def step(prec: int) -> Optional[Enclosure]:
         with workprec(prec):
             v = fn()
-            if v.is_finite():
-                e = Enclosure(*arb_bounds(v))
-                if e.accurate(digits + 2):
-                    return e
-        prec *= 2
-    with workprec(prec):
-        return Enclosure(*arb_bounds(fn()))
+            if not v.is_finite():
+                return Enclosure(*arb_bounds(v)) if prec >= last else None
+            e = Enclosure(*arb_bounds(v))
+            return e if prec >= last or e.accurate(digits + 2) else None
+
+    return refine(step, start=start, maxprec=last, what="calibration enclosure")
 
 
 def _monotone(e: Enclosure, fn, decreasing: bool, digits: int) -> Enclosure:

@@ -31,8 +31,8 @@ from fractions import Fraction
 from typing import Callable, Iterable, Optional, Sequence
 
 from .._backend import arb, workprec
-from ..errors import CostTooHigh, InvalidArgument
-from ..numbers import MAXPREC, Computable, ExpNum, RatExp, Root, log_sign_of_product, parse_rational
+from ..errors import CostTooHigh, InvalidArgument, PrecisionError
+from ..numbers import Computable, ExpNum, RatExp, Root, log_sign_of_product, parse_rational, refine
 from .radicals import RadicalSum, as_radical_sum
 
 __all__ = [
@@ -88,16 +88,12 @@ def _root_at_most_e(n: int, D: int) -> bool:
     """``n^(1/D) <= e`` (exact: ``e^D`` is transcendental, so never equal)."""
     if n.bit_length() < D:  # n < 2^D < e^D
         return True
-    prec = 64
-    while prec <= MAXPREC:
+    def step(prec: int) -> Optional[bool]:
         with workprec(prec):
             d = arb(n).log() - D
-            if d < 0:
-                return True
-            if d > 0:
-                return False
-        prec *= 2
-    raise InvalidArgument("w", "decidably in [1, e]", f"{n}^(1/{D})")  # pragma: no cover
+            return True if d < 0 else False if d > 0 else None
+
+    return refine(step, start=64, what=f"whether {n}^(1/{D}) <= e")
 
 
 def _check_roots(D: int, ns: tuple[int, ...]) -> None:
@@ -400,16 +396,15 @@ def _greater_than_one(r: ExpNum) -> Optional[bool]:
     if not isinstance(r, Computable):
         s = log_sign_of_product([(r, 1)])
         return None if s is None else s > 0
-    prec = 64
-    while prec <= 4096:
+    def step(prec: int) -> Optional[bool]:
         with workprec(prec):
             v = r.arb(prec) - 1
-            if v > 0:
-                return True
-            if v < 0 or v.is_zero():
-                return False
-        prec *= 2
-    return None
+            return True if v > 0 else False if (v < 0 or v.is_zero()) else None
+
+    try:
+        return refine(step, start=64, maxprec=4096, what="r > 1")
+    except PrecisionError:
+        return None  # undecided: the caller says so
 
 
 class SumPartition(_RootInstance):

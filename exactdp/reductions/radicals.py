@@ -32,8 +32,8 @@ from typing import Iterable, Optional, Union
 from gmpy2 import iroot
 
 from .._backend import arb, fmpq, workprec
-from ..errors import InvalidArgument, PrecisionError
-from ..numbers import MAXPREC, arb_bounds, fraction_to_decimal
+from ..errors import InvalidArgument
+from ..numbers import MAXPREC, arb_bounds, fraction_to_decimal, refine
 
 __all__ = ["RadicalSum", "as_radical_sum"]
 
@@ -248,18 +248,14 @@ class RadicalSum:
             return 1
         if all(q < 0 for _, _, q in terms):
             return -1
-        prec = 64
-        while prec <= maxprec:
+        def step(prec: int) -> Optional[int]:
             with workprec(prec):
                 v = arb(0)
                 for a, n, q in terms:
                     v += arb(fmpq(q.numerator, q.denominator)) * _arb_root(a, n)
-                if v > 0:
-                    return 1
-                if v < 0:
-                    return -1
-            prec *= 2
-        raise PrecisionError(f"sign of a nonzero sum of radicals undecided at maxprec={maxprec} bits")
+                return 1 if v > 0 else -1 if v < 0 else None
+
+        return refine(step, start=64, maxprec=maxprec, what="the sign of a nonzero sum of radicals")
 
     def _cmp(self, other: Number) -> int:
         return (self - as_radical_sum(other)).sign()

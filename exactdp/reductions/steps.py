@@ -43,7 +43,8 @@ from typing import Callable, Iterable, Optional, Sequence, Union
 from .._backend import arb, fmpq, workprec
 from ..errors import InvalidArgument, PrecisionError, ReductionFailure
 from ..events import Mechanism
-from ..numbers import MAXPREC, Computable, ExpNum, Root, arb_bounds, fraction_to_decimal, parse_rational
+from ..links import implements
+from ..numbers import MAXPREC, Computable, ExpNum, Root, arb_bounds, fraction_to_decimal, parse_rational, refine
 from .problems import IntPartition, LazyReal, Partition, SumPartition, TPartition, gap_value
 from .radicals import RadicalSum
 
@@ -122,19 +123,17 @@ def _parse_bound(c: object) -> tuple[Fraction, int]:
     if base <= 1:
         raise InvalidArgument("c", "a real number > 1", c if isinstance(c, Root) else base)
     # base^(1/m) <= e  <=>  ln(base) <= m; never equal (e^m is transcendental)
-    prec = 64
-    while True:
+    def step(prec: int) -> Optional[bool]:
         with workprec(prec):
             d = arb(fmpq(base.numerator, base.denominator)).log() - m
-            if d < 0:
-                break
-            if d > 0:
-                raise InvalidArgument(
-                    "c",
-                    "a bound in (1, e] here, so that every w_i lies in [1, e] (Murtagh-Vadhan Definition 4.6)",
-                    c if isinstance(c, Root) else base,
-                )
-        prec *= 2
+            return True if d < 0 else False if d > 0 else None
+
+    if not refine(step, start=64, what="whether c <= e"):
+        raise InvalidArgument(
+            "c",
+            "a bound in (1, e] here, so that every w_i lies in [1, e] (Murtagh-Vadhan Definition 4.6)",
+            c if isinstance(c, Root) else base,
+        )
     return base, m
 
 
@@ -204,6 +203,7 @@ def _least_D(Z: int, base: Fraction, m: int) -> int:
 # Lemma 4.9
 
 
+@implements("Murtagh-Vadhan Lemma 4.9")
 def solve_int_partition(
     instance: IntPartition,
     partition_oracle: Callable[[Partition], int],
@@ -291,6 +291,7 @@ def solve_int_partition(
 # Lemma 4.10
 
 
+@implements("Murtagh-Vadhan Lemma 4.10")
 def solve_partition(
     instance: Partition,
     t_partition_oracle: Callable[[TPartition], int],
@@ -382,27 +383,28 @@ def _locate_j(z: RadicalSum, N: int, D: int) -> tuple[int, bool, int]:
     integer ``m`` it is decided by the exact sign of ``gap(m) - z``.
     Guarantee: exact.
     """
-    prec = 64 + 2 * N.bit_length()
-    while prec <= MAXPREC:
+    def step(prec: int):
         with workprec(prec):
             zz = z.arb(prec)
             M = Root(N, D).arb(prec)
             u = (zz + (zz * zz + 4 * M).sqrt()) / 2
             j = u ** D
-            if j.is_finite():
-                lo, hi = arb_bounds(j)
-                if hi - lo < 1:
-                    m_lo = -((-lo.numerator) // lo.denominator)  # ceil(lo)
-                    m_hi = hi.numerator // hi.denominator  # floor(hi)
-                    if m_lo > m_hi:  # no integer inside
-                        return m_hi, False, prec
-                    m = m_lo  # the only integer inside
-                    s = (gap_value(Fraction(m), N, D) - z).sign()
-                    if s == 0:
-                        return m, True, prec
-                    return (m, False, prec) if s < 0 else (m - 1, False, prec)
-        prec *= 2
-    raise PrecisionError(f"floor(j) not located at maxprec={MAXPREC} bits")  # pragma: no cover
+            if not j.is_finite():
+                return None
+            lo, hi = arb_bounds(j)
+            if hi - lo >= 1:
+                return None
+            m_lo = -((-lo.numerator) // lo.denominator)  # ceil(lo)
+            m_hi = hi.numerator // hi.denominator  # floor(hi)
+            if m_lo > m_hi:  # no integer inside
+                return m_hi, False, prec
+            m = m_lo  # the only integer inside
+            s = (gap_value(Fraction(m), N, D) - z).sign()
+            if s == 0:
+                return m, True, prec
+            return (m, False, prec) if s < 0 else (m - 1, False, prec)
+
+    return refine(step, start=64 + 2 * N.bit_length(), what="floor(j)")
 
 
 def _r_computable(z: RadicalSum, N: int, D: int, label: str) -> Computable:
@@ -426,6 +428,7 @@ def _r_of(z: RadicalSum, j_floor: int, j_exact: bool, N: int, D: int, label: str
     return _r_computable(z, N, D, label)
 
 
+@implements("Murtagh-Vadhan Lemma 4.11")
 def solve_t_partition(
     instance: TPartition,
     sum_partition_oracle: Callable[[SumPartition], LazyReal],
@@ -639,6 +642,7 @@ def optcomp_oracle(mechanisms: Sequence[Mechanism], exp_eps_g: ExpNum, *, on_eva
     return LazyReal(fn, f"delta_g(k={len(ms)}, e^eps_g={exp_eps_g!r})", on_evaluate)
 
 
+@implements("Murtagh-Vadhan Theorem 1.6")
 def solve_sum_partition(
     instance: SumPartition,
     optcomp: Callable[[Sequence[Mechanism], ExpNum], LazyReal] = optcomp_oracle,

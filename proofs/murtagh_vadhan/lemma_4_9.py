@@ -35,8 +35,10 @@ def _valid(D: int, zs, c: F) -> bool:
 @statement(
     "Lemma 4.9",
     "For every constant c > 1, #PARTITION is #P-hard, even on instances where prod_i w_i <= c.",
+    library=("exactdp.reductions.solve_int_partition",),
 )
 def lemma(p: Proof) -> None:
+    from exactdp.reductions import IntPartition, solve_int_partition
     n = 0
     for zs in _zsets(p):
         truth = R.count_int_partition(zs)
@@ -46,9 +48,15 @@ def lemma(p: Proof) -> None:
             if not p.require(_valid(D, zs, c) and R.count_partition(D, zs) == truth,
                              "valid #PARTITION instance with the same count", f"Z={zs} c={c} D={D}"):
                 return
+            if c <= 2:  # exactdp's step takes a constant in (1, e]
+                # exactdp's Lemma 4.9 step, its one oracle call answered by the independent count of the instance it built
+                got = p.library("exactdp.reductions.solve_int_partition", solve_int_partition, IntPartition(zs),
+                                lambda W: R.count_partition(W.D, list(W.n)), c=c)
+                p.agree(got, truth, "exactdp.reductions.solve_int_partition", f"Z={zs} c={c}")
     p.instances("#INT-PARTITION(Z) = #PARTITION(D, {z_i^(1/D)}) (equality of products of D-th roots decided exactly, "
                 "independently of raising to the D-th power), instance valid (D >= 1, 1 <= w_i <= e, prod w_i <= c); "
-                f"all multisets Z with k <= 3 (4 with --full), z_i <= 5, c in {[str(c) for c in C_VALUES]}, D as corrected",
+                f"all multisets Z with k <= 3 (4 with --full), z_i <= 5, c in {[str(c) for c in C_VALUES]}, D as corrected; "
+                "exactdp's solve_int_partition (c <= 2) returns the same count from the instance it builds",
                 n, "exhaustive")
     p.note("Hardness of #INT-PARTITION is Ehrgott's result, taken as given; the reduction is one oracle call.")
 

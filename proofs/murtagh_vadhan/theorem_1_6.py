@@ -116,9 +116,12 @@ def chain_count(zs, c: F = F(4), oracle=rr_oracle):
     "Theorem 1.6",
     "Computing OptComp is #P-complete, even on instances with delta_1 = ... = delta_k = 0 and sum eps_i <= eps for any "
     "constant eps > 0.",
-    library=('exactdp.composed_delta',),
+    library=('exactdp.composed_delta', 'exactdp.reductions.run_chain', 'exactdp.reductions.solve_partition',
+             'exactdp.reductions.solve_t_partition', 'exactdp.reductions.solve_sum_partition'),
 )
 def theorem(p: Proof) -> None:
+    from exactdp.reductions import run_chain
+
     cases = [[2, 2], [2, 3, 6], [1, 2, 2], [4, 2, 2], [2, 3], [1, 1], [3, 3, 1], [2, 3, 6, 1]]
     if p.full:
         cases += [list(z) for z in itertools.combinations_with_replacement(range(1, 7), 3)]
@@ -132,9 +135,13 @@ def theorem(p: Proof) -> None:
             return
         lib = p.library("the chain with the exactdp engine as OptComp oracle", chain_count, zs, oracle=engine_oracle)
         p.agree(lib if lib is FAILED else lib[0], truth, "the chain with the exactdp engine as OptComp oracle", f"Z={zs}")
+        # exactdp's own chain (its Lemma 4.9-4.11 steps and Theorem 1.6 step, radicals, engine oracle)
+        res = p.library("exactdp.reductions.run_chain", run_chain, zs, c=4, check=False)
+        p.agree(res if res is FAILED else (res.count if res.certified else None), truth,
+                "exactdp.reductions.run_chain (certified count)", f"Z={zs}")
     p.instances("#INT-PARTITION(Z) recovered end to end through Lemmas 4.9, 4.10, 4.11 (corrected) and four OptComp "
                 "answers (delta_g at eps_g = ln r_z from the Definition 3.1 product distribution, Arb), equal to brute "
-                "force; the same with the exactdp certified engine as the oracle; c = 4 so sum eps_i <= ln 4", n,
+                "force; the same with the exactdp certified engine as the oracle, and exactdp.reductions.run_chain's certified count; c = 4 so sum eps_i <= ln 4", n,
                 "certified")
     p.note("#P-membership (Lemma 4.4) and the polynomial running time are not machine-checkable; the hardness "
            "reduction's answers are.")
