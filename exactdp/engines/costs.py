@@ -347,7 +347,7 @@ def windowed_cost(k: int, lw: float, prec: int) -> tuple[Estimate, Estimate]:
     from .windowed import window_terms
 
     n = window_terms(k, lw, prec)
-    return Estimate(1e-4, 1e6), Estimate(2 * n * 2.5e-6 * (1 + prec / 1024) + 2e-3, 64.0 * 4 * n + 2e6)
+    return Estimate(1e-4, ALLOC_SLACK), Estimate(2 * n * 2.5e-6 * (1 + prec / 1024) + 2e-3, 64.0 * 4 * n + ALLOC_SLACK)
 
 
 def fmt(n: float) -> str:
