@@ -198,6 +198,7 @@ class Windowed(Structure):
         self._lw = w.flog()
         self._cache: dict = {}
         self._approx: dict = {}
+        self._table = None
         self._lattice = None
 
     def _exact_kernel(self):
@@ -318,6 +319,59 @@ class Windowed(Structure):
                 bx = _first_log(k, mm, self.w.arb(hp), hp).exp()
                 s += field.pos(Z * bx * (1 - t * w ** (k - 2 * mm)))
         return s, sigma
+
+    def _piece_table(self):
+        """Float ``m``, ``ln P[X > m]``, ``ln P[Y > m]`` for ``m`` from ``max(k/2, mode - 12 sd)`` to
+        ``min(k, mode + 40 sd)`` (suffix log-sums; built once, for :meth:`locate_float`), or None
+        when that range is too long (more than 4e6 entries)."""
+        if self._table is None:
+            k, lw = self.k, self._lw
+            p = 1.0 / (1.0 + math.exp(-lw)) if lw < 700 else 1.0
+            sd = math.sqrt(max(k * p * (1 - p), 1.0))
+            mode = (k + 1) * p
+            lo = max(k // 2, int(mode - 12 * sd))
+            hi = min(k, int(mode + 40 * sd) + 16)
+            if hi - lo + 1 > 4_000_000:
+                self._table = False
+                return None
+            lb = _log_terms(k, lw, lo, hi - lo + 1)
+            m = np.arange(lo, hi + 1, dtype=float)
+            ly = lb + (k - 2 * m) * lw  # B_Y(m) = B_X(m) w^(k - 2m)
+            la = np.logaddexp.accumulate(lb[::-1])[::-1]  # ln P[X >= m] (within the range)
+            lyy = np.logaddexp.accumulate(ly[::-1])[::-1]
+            # tails strictly above m: shift by one (the last entry's tail is empty: -inf)
+            self._table = (m, np.append(la[1:], -np.inf), np.append(lyy[1:], -np.inf))
+        return self._table or None
+
+    def locate_float(self, log_goal: float) -> Optional[float]:
+        """``ln t*`` for ``S(t*) = e^log_goal`` in floating point, from the table of pieces:
+        the last breakpoint ``t_m = w^(2m-k)`` with ``S(t_m)`` above the goal, then the exact
+        linear step on that piece (``S`` is linear between breakpoints). Guarantee:
+        approximate (a starting point for the certified Newton steps). Raises: nothing.
+        Returns None when the crossing is outside the table's range (the generic search runs).
+        """
+        k, lw = self.k, self._lw
+        if lw <= 0 or k < 2:
+            return None
+        tab = self._piece_table()
+        if tab is None:
+            return None
+        m, la, ly = tab
+        g = log_goal - k * _log1pexp(lw)  # ln tau: S / Z against tau
+        lnt = (2 * m - k) * lw
+        with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+            F = la + np.log1p(-np.minimum(np.exp(lnt + ly - la), 1.0))  # ln S(t_m) / Z
+        ok = (lnt >= 0) & np.isfinite(F)
+        idx = np.nonzero(ok & (F > g))[0]
+        if not idx.size or not ok.any():
+            return None
+        i = int(idx[-1])
+        if i == len(m) - 1 or i < int(np.nonzero(ok)[0][0]) or (i + 1 < len(m) and not ok[i + 1] and F[i + 1] > g):
+            return None
+        # on the piece from t_m: t* = t_m + (S(t_m) - goal) / sigma, sigma / Z = P[Y > m]
+        x = math.exp(min(float(F[i] - lnt[i] - ly[i]), 700.0)) * -math.expm1(g - float(F[i]))
+        L = float(lnt[i]) + math.log1p(x)
+        return min(max(L, float(lnt[i])), float(lnt[i]) + 2 * lw)
 
     def approx(self, lnt: float) -> tuple[float, float]:
         """``(ln S, d ln S / d ln t)`` in floating point over a window (for the search only).
