@@ -10,7 +10,10 @@
 
 from __future__ import annotations
 
+import json
 import math
+import subprocess
+import sys
 from fractions import Fraction
 
 import mpmath
@@ -253,3 +256,68 @@ def test_windowed_needs_one_group():
     with pytest.raises(InvalidArgument):
         choose_structure(None, W, groups=[(R.from_eps(Fraction(1, 10)), 3), (R.from_eps(Fraction(1, 5)), 2)])
     assert isinstance(choose_structure(None, W, groups=[(R.from_eps(Fraction(1, 10)), 3)]), Windowed)
+
+
+# ------------------------------------------------------------------ the search, repeated queries, costs
+
+
+def test_plateau_of_ln_S_does_not_stall_the_search():
+    # eps = 0.1, k = 10^7: S = Z (1 - 1e-30) over most of [0, ln W], the float search's slope
+    # underflows there; the piece table finds t* in one step (it took minutes before)
+    c = comp(10**7, eps="1/10")
+    r = optcomp(c, "1e-5", engine="certified", digits=20)
+    d = Fraction(1, 10**5)
+    assert composed_delta(c, eps_g=r.lower * (1 - Fraction(1, 10**15)), engine="certified").lower > d
+    assert composed_delta(c, eps_g=r.upper * (1 + Fraction(1, 10**15)), engine="certified").upper < d
+    p = Prepared(c)
+    from exactdp.engines.base import Target
+
+    tg = Target(p.P, d)
+    L0 = p.struct.locate_float(tg.log_float() + p.log_Z)
+    assert L0 is not None and abs(L0 - float(r.lower)) <= 1e-9 * float(r.lower)
+
+
+def test_profile_repeated_queries_agree_with_fresh_ones():
+    from exactdp import PrivacyProfile
+
+    c = comp(10**6, eps="1/100")
+    prof = PrivacyProfile(c, engine="certified", digits=20)
+    assert prof.method == W
+    for eg in [Fraction(j, 4) for j in range(1, 30, 3)] + [Fraction(3, 2)] * 2:
+        a = prof.delta(eg)
+        b = composed_delta(c, eps_g=eg, engine="certified", digits=20)  # a fresh kernel
+        assert a.lower <= b.upper and b.lower <= a.upper
+    for dg in ("1e-3", "1e-9", "1e-3"):
+        a = prof.epsilon(dg)
+        b = optcomp(c, dg, engine="certified", digits=20)
+        assert a.lower <= b.upper and b.lower <= a.upper
+
+
+CHILD = r"""
+import json, sys
+def hwm():
+    for line in open('/proc/self/status'):
+        if line.startswith('VmHWM'):
+            return int(line.split()[1]) * 1024
+from exactdp import Mechanism, optcomp
+from exactdp.events import Composition
+from exactdp.engines.base import Prepared
+from exactdp.engines.costs import EVALS_OPTCOMP
+from exactdp.numbers import digits_to_bits
+eps, k = sys.argv[1], int(sys.argv[2])
+c = Composition.of([Mechanism(eps=eps)]).repeat(k)
+p = Prepared(c)
+b, e = p.struct.estimate("arb", digits_to_bits(30) + 32)
+base = hwm()
+optcomp(c, "1e-10", engine="certified")
+print(json.dumps({"peak": hwm() - base, "estimate": b.then(e, EVALS_OPTCOMP).bytes}))
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc/self/status")
+@pytest.mark.parametrize("eps,k", [("0.01", 10**5), ("0.1", 10**7), pytest.param("0.01", 10**9, marks=pytest.mark.slow)])
+def test_estimate_bounds_the_measured_peak_memory(eps, k):
+    p = subprocess.run([sys.executable, "-c", CHILD, eps, str(k)], capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0, p.stderr[-2000:]
+    r = json.loads(p.stdout.strip().splitlines()[-1])
+    assert r["peak"] <= r["estimate"] <= max(40 * r["peak"], 50 * 2**20), r
