@@ -37,7 +37,10 @@ from .windowed import Windowed
 
 __all__ = ["METHODS", "choose_structure", "detect_lattice", "detect_lattice_groups", "groups_of", "estimate_method"]
 
-METHODS = ("auto", "homogeneous", "windowed", "lattice", "grouped", "mitm", "brute")
+METHODS = ("auto", "homogeneous", "lattice", "grouped", "mitm", "brute")
+#: Accepted as well by :func:`choose_structure` (library only until the command line's
+#: ``--method`` choices, which mirror METHODS, list it): the windowed homogeneous kernel.
+EXTRA_METHODS = ("windowed",)
 
 Groups = Sequence[tuple[ExpNum, int]]
 
@@ -192,8 +195,8 @@ def choose_structure(ws: Union[Sequence[ExpNum], None] = None, method: str = "au
         CostTooHigh: the request would take too long or too much memory, with the
             estimate (seconds, bytes) and the faster option to use.
     """
-    if method not in METHODS:
-        raise InvalidArgument("method", "one of " + ", ".join(METHODS), method)
+    if method not in METHODS + EXTRA_METHODS:
+        raise InvalidArgument("method", "one of " + ", ".join(METHODS + EXTRA_METHODS), method)
     if groups is None:
         groups = groups_of(ws or [])
     groups = [(v, int(n)) for v, n in groups]

@@ -60,7 +60,6 @@ import numpy as np
 
 from .._backend import arb, workprec
 from ..errors import CostTooHigh
-from ..links import implements
 from ..numbers import ExpNum, log_sign_of_product
 from .fields import ArbField, ExactField, Field
 from .structure import Structure
@@ -284,7 +283,6 @@ class Windowed(Structure):
         hit = self._cache[key] = (a, sig, Z)
         return hit
 
-    @implements("Kairouz-Oh-Viswanath Theorem 3.3")
     def evaluate(self, field: Field, t_num: ExpNum, t=None):
         """``(S(t), sigma(t))`` (module docstring). Guarantee: enclosure (Arb fields), exact
         (exact field). Raises: nothing beyond the field's."""
