@@ -264,9 +264,13 @@ class Windowed(Structure):
         return m, undecided
 
     def tails(self, m_hi: int, prec: int) -> tuple[arb, arb, arb]:
-        """``(P[X >= m_hi], P[Y >= m_hi], Z)`` at ``prec`` bits (cached). Guarantee: enclosure."""
+        """``(P[X >= m_hi], P[Y >= m_hi], Z)`` at ``prec`` bits or more (cached: a sum made at a
+        higher precision serves a lower one). Guarantee: enclosure."""
         key = (m_hi, prec)
         hit = self._cache.get(key)
+        if hit is None:
+            # a sum at a higher precision is as valid and at least as narrow
+            hit = next((v for (m, p), v in self._cache.items() if m == m_hi and p >= prec), None)
         if hit is not None:
             return hit
         k, w = self.k, self.w

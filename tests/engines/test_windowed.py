@@ -321,3 +321,13 @@ def test_estimate_bounds_the_measured_peak_memory(eps, k):
     assert p.returncode == 0, p.stderr[-2000:]
     r = json.loads(p.stdout.strip().splitlines()[-1])
     assert r["peak"] <= r["estimate"] <= max(40 * r["peak"], 50 * 2**20), r
+
+
+def test_exact_engine_through_the_windowed_kernel_is_exact():
+    # the exact field goes through exact binomials: the same Fraction as the homogeneous kernel
+    c = comp(40, exp_eps="5/4", delta="1/100")
+    t = Fraction(5, 4) ** 6
+    a = composed_delta(c, exp_eps_g=t, engine="exact", method=W)
+    want = exact_delta(40, Fraction(5, 4), t, Fraction(99, 100) ** 40)
+    assert a.exact == want
+    assert optcomp(c, a.exact, engine="exact", method=W).exp_exact == t
