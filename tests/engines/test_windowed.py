@@ -331,3 +331,14 @@ def test_exact_engine_through_the_windowed_kernel_is_exact():
     want = exact_delta(40, Fraction(5, 4), t, Fraction(99, 100) ** 40)
     assert a.exact == want
     assert optcomp(c, a.exact, engine="exact", method=W).exp_exact == t
+
+
+def test_optcomp_beyond_the_eps_g_limit_is_refused_with_the_estimate():
+    # eps = 1, k = 10^6: OptComp at 1e-5 is about k tanh(1/2) = 4.6e5 > 1e5; the refusal names it
+    c = comp(10**6, eps="1")
+    with pytest.raises(CostTooHigh) as ei:
+        optcomp(c, "1e-5", engine="certified")
+    assert 4.5e5 < ei.value.estimate < 4.8e5
+    # delta_g at a given eps_g is still answered (positive below the OptComp value)
+    r = composed_delta(c, eps_g=400_000, engine="certified", digits=10)
+    assert r.lower > 0
