@@ -59,6 +59,13 @@ figures-gdp: $(STAMP)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[plot]'
 	$(BIN)/python docs/figures/gdp_figures.py
 
+# docs/figures/scale-time-vs-k.png (docs/benchmarks.md, section scale; issue 14), drawn from the timings
+# benchmarks/bench_scale.py last wrote to docs/figures/scale-timings.json (rerun it to re-measure)
+.PHONY: figures-scale
+figures-scale: $(STAMP)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[plot]'
+	$(BIN)/python benchmarks/bench_scale.py --plot
+
 # Figures of docs/regions.md (issue 9): KOV Figures 2 and 3, trade-off curves.
 figures-regions: $(STAMP)
 	$(BIN)/python docs/figures/make_regions.py

@@ -17,7 +17,7 @@ Second part (``--edges``; ``--only-edges`` runs it alone): the engines at their 
 and their costs (issues 16 and 17). Each case runs in a child process that reports its
 wall time, its peak memory above the interpreter's (``VmHWM``) and, for refusals, how
 long the refusal took; the cost model's estimate is printed beside the measured peak.
-It writes the section file ``docs/benchmarks-engines.md``.
+It writes the section "engines-edges" of ``docs/benchmarks.md``.
 
 Usage: ``python benchmarks/bench_optcomp.py [--quick] [--no-peers] [--edges | --only-edges]``.
 """
@@ -203,10 +203,8 @@ def run_edges(quick: bool) -> None:
         md.append(f"| {label} | {before} | {res.replace('|', '/')} | {sec if sec is None else f'{sec:.2f} s'} | "
                   f"{'' if peak is None else f'{peak / 2**20:.0f} MiB'} | {ev or ''} |")
     md += ["", *estimate_table(quick)]
-    path = os.path.join(os.path.dirname(HERE), "docs", "benchmarks-engines.md")
-    with open(path, "w") as f:
-        f.write("\n".join(md) + "\n")
-    print(f"wrote {path}")
+    write_section("engines-edges", "\n".join(md))
+    print("wrote the engines-edges section of docs/benchmarks.md")
 
 
 def fmt_est(e) -> str:
@@ -252,7 +250,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true", help="one repetition each")
     ap.add_argument("--no-peers", action="store_true", help="skip dp_accounting")
-    ap.add_argument("--edges", action="store_true", help="also the edge and cost cases (docs/benchmarks-engines.md)")
+    ap.add_argument("--edges", action="store_true", help="also the edge and cost cases (docs/benchmarks.md, engines-edges)")
     ap.add_argument("--only-edges", action="store_true", help="only the edge and cost cases")
     args = ap.parse_args()
     if args.edges or args.only_edges:

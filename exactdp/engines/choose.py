@@ -27,15 +27,17 @@ from .costs import (
     lattice_build,
     lattice_eval,
     mitm_cost,
+    windowed_cost,
 )
 from .grouped import Grouped
 from .lattice import Lattice
 from .mitm import MITM, half_classes, split_groups
 from .structure import Structure
+from .windowed import Windowed
 
 __all__ = ["METHODS", "choose_structure", "detect_lattice", "detect_lattice_groups", "groups_of", "estimate_method"]
 
-METHODS = ("auto", "homogeneous", "lattice", "grouped", "mitm", "brute")
+METHODS = ("auto", "homogeneous", "windowed", "lattice", "grouped", "mitm", "brute")
 
 Groups = Sequence[tuple[ExpNum, int]]
 
@@ -149,6 +151,12 @@ def estimate_method(method: str, groups: Groups, lat=None, *, kind: str = "arb",
         A = sum(x * n for x, n in ga)
         kp = sum(n for x, n in ga if x > 0)
         return lattice_build(ga), lattice_eval(A, kp, kind, prec, ub)
+    if method == "windowed":
+        if len(groups) != 1:
+            return None
+        if kind == "exact":  # the exact field goes through exact binomials
+            return estimate_method("homogeneous", groups, lat, kind=kind, prec=prec)
+        return windowed_cost(k, groups[0][0].flog(), prec)
     if method == "grouped":
         return grouped_cost([(_value_bits(v), n) for v, n in groups], kind, prec)
     if method == "brute":
@@ -200,6 +208,13 @@ def choose_structure(ws: Union[Sequence[ExpNum], None] = None, method: str = "au
                        f"the homogeneous count polynomial of {k} mechanisms ({k + 1} binomials of up to {k} bits)",
                        "fewer mechanisms, or " + approx_alt)
         return Lattice.from_groups(groups[0][0], [(1, k)], "homogeneous")
+    if method == "windowed":
+        if len(groups) != 1:
+            raise InvalidArgument("method", "'windowed' only when every eps_i is equal", f"{len(groups)} distinct eps values")
+        b, e = estimate_method("windowed", groups)  # type: ignore[misc]
+        check_estimate(_total(b, e, EVALS_DELTA), "method",
+                       f"the windowed homogeneous kernel of {k} mechanisms", "fewer mechanisms, or " + approx_alt)
+        return Windowed(groups[0][0], k)
     if method == "brute":
         if k > MAX_BRUTE_K:
             bm, em = estimate_method("mitm", groups)  # type: ignore[misc]
@@ -256,6 +271,7 @@ def choose_structure(ws: Union[Sequence[ExpNum], None] = None, method: str = "au
     if len(groups) == 1:
         v0 = groups[0][0]
         makers.append(("homogeneous", lambda: Lattice.from_groups(v0, [(1, k)], "homogeneous")))
+        makers.append(("windowed", lambda: Windowed(v0, k)))
     if lat is not None:
         u, a = lat
         if sum(ai * n for ai, (_, n) in zip(a, groups)) <= MAX_LATTICE_A:
@@ -269,6 +285,8 @@ def choose_structure(ws: Union[Sequence[ExpNum], None] = None, method: str = "au
     seen: list[tuple[str, Estimate]] = []
     for kind in (("exact", "arb") if all_rational else ("arb",)):
         for name, make in makers:
+            if name == "windowed" and kind == "exact":
+                continue  # exact answers use exact binomials (the homogeneous kernel)
             est = estimate_method(name, groups, lat, kind=kind)
             if est is None:
                 continue

@@ -110,8 +110,16 @@ def locate(struct: Structure, log_goal: float, lnW: float, *, max_iter: int = MA
     inside the bracket, else Newton on ``S`` in ``t`` (which never passes ``t*``), else the
     Illinois secant, else bisection; it stops once ``S`` is within a relative ``1e-12`` of
     the goal, the bracket or the step within ``1e-12`` of ``L``, or the float model no
-    longer changes (Newton in the engine's arithmetic does the rest). Raises: nothing.
+    longer changes (Newton in the engine's arithmetic does the rest). A kernel with its
+    own float inverse (``struct.locate_float(log_goal)``, e.g. the windowed kernel's
+    search over its pieces) answers first; ``None`` from it falls back to this search.
+    Raises: nothing.
     """
+    own = getattr(struct, "locate_float", None)
+    if own is not None:
+        L = own(log_goal)
+        if L is not None:
+            return L
     a, b = 0.0, max(lnW, 0.0)
     if not math.isfinite(b):
         b = 1e300
@@ -147,11 +155,15 @@ def locate(struct: Structure, log_goal: float, lnW: float, *, max_iter: int = MA
         if not (a < cand < b) or abs(cand - L) <= 1e-12 * max(abs(cand), 1e-300):
             break
         L = cand
-        g_prev = g
+        g_prev, s_prev = g, s
         g, s = struct.approx(L)
         g -= log_goal
-        if g == g_prev:
-            break  # the float model cannot tell these points apart: Newton in the field takes over
+        if g == g_prev and s == s_prev and s != 0:
+            # the float model cannot tell these points apart: Newton in the field takes over
+            # (a changed slope on a plateau of ln S, e.g. S = Z (1 - 1e-32) far left of t*
+            # for 10^7 equal mechanisms, still moves Newton in t to the right, and a slope
+            # that underflowed to 0 leaves the bracket to the secant and bisection)
+            break
         if math.isfinite(g) and abs(g) < best[0]:
             best = (abs(g), L)
         if g > 0:

@@ -41,7 +41,7 @@ RAT_W = st.builds(lambda q, p: F(q + p, q), st.integers(1, 6), st.integers(0, 20
 DELTA = st.one_of(st.just(F(0)), st.fractions(F(0), F(1, 2), max_denominator=12))
 T_FREE = st.builds(lambda q, p: F(q + p, q), st.integers(1, 6), st.integers(0, 30))
 EPS = st.sampled_from([F(0), F(1, 10), F(1, 5), F(1, 2), F(1), F(2)])
-ALL_METHODS = ["auto", "homogeneous", "lattice", "grouped", "mitm", "brute"]
+ALL_METHODS = ["auto", "homogeneous", "windowed", "lattice", "grouped", "mitm", "brute"]
 
 
 def prod(xs):

@@ -1,0 +1,441 @@
+"""The windowed homogeneous kernel: k equal mechanisms without exact binomials.
+
+For ``k`` mechanisms with ``w = e^eps`` (Kairouz-Oh-Viswanath's homogeneous sum;
+Murtagh-Vadhan Theorem 1.4), ``Z = (1 + w)^k`` and ``p = w / (1 + w)``, the classes
+``m >= m_hi`` (those with ``w^(2m-k) > t``) are the positive ones and::
+
+    S(t) / Z     = P[X >= m_hi] - t P[Y >= m_hi],     X ~ Bin(k, p),  Y ~ Bin(k, 1 - p)
+    sigma(t) / Z = P[Y >= m_hi]
+
+since ``C(k,m) w^m / Z = P[X = m]`` and ``C(k,m) w^(k-m) / Z = P[Y = m]``. Both
+probabilities are binomial tails; only the terms within a few standard deviations
+of where the tail starts matter at a given precision, so each tail is summed over
+a *window* of consecutive terms in Arb ball arithmetic and the rest is bounded
+rigorously and added as a ball radius.
+
+**The window sum and its tail bound.** For ``B(m) = C(k,m) x^m / (1 + x)^k``
+(``x = w`` for X, ``x = 1/w`` for Y):
+
+* upwards, ``B(m+1) / B(m) = r_up(m) = x (k - m) / (m + 1)``;
+* downwards, ``B(m-1) / B(m) = r_dn(m) = m / ((k - m + 1) x)``.
+
+*Lemma.* ``r_up`` is non-increasing in ``m`` (its numerator ``k - m`` decreases,
+its denominator ``m + 1`` increases, ``x > 0``), and ``r_dn`` is non-increasing as
+``m`` decreases (same argument). *Hence* if the window stops before the term
+``T = B(m')`` and ``r = r(m') < 1`` (the ratio from ``T`` to the next term), every
+later ratio is ``<= r`` and the omitted terms sum to at most
+``T (1 + r + r^2 + ...) = T / (1 - r)``. The enclosure adds the ball ``[0, T/(1-r)]``
+with ``T`` and ``r`` themselves balls (their upper ends are used); the sum is
+finite (it ends at ``m = k`` or ``m = 0``, where a factor vanishes), so nothing is
+lost if the window reaches the end. Where the window ends is chosen in floating
+point (the tail bound must be ``2^-(prec+12)`` of the window sum); the choice
+affects only the width, never the validity, and a window found too short is
+extended.
+
+``P[X >= m_hi]`` is summed upwards from ``m_hi`` when ``m_hi`` is at or above the
+mode ``floor((k+1) p)``, else as ``1 - P[X <= m_hi - 1]`` summed downwards (the
+terms then decrease away from the mode in both cases, so the lemma's ``r < 1`` is
+reached). ``P[Y >= m_hi]`` is always summed upwards: ``t >= 1`` makes
+``m_hi > k/2 >= `` Y's mode. The first term of each window comes from
+``arb.lgamma`` at ``prec + 48 + log2 k`` bits (``ln C(k, m)`` is about ``k``,
+so its absolute error must be ``2^-(prec+8)``).
+
+Cost: the window has about ``(sqrt(2 (prec + 12) ln 2) + c) sqrt(k p (1-p))``
+terms (a Gaussian tail), so an evaluation grows like ``sqrt(k)`` times the
+precision's square root, not ``k``; the pair of sums is cached per ``(m_hi,
+prec)``, so Newton's steps and the certificate, which mostly stay on one piece of
+``S``, reuse it. Guarantee: an enclosure in Arb balls (relative width ``2^-prec``
+of the summed terms, the same as rounding, so the engines' precision strategy
+applies unchanged); exact in the exact field (through exact binomials, the
+homogeneous kernel, whose cost the exact engine checks first).
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import Optional
+
+import numpy as np
+
+from .._backend import arb, workprec
+from ..errors import CostTooHigh
+from ..numbers import ExpNum, log_sign_of_product
+from .fields import ArbField, ExactField, Field
+from .structure import Structure
+
+__all__ = ["Windowed", "binomial_tail", "window_terms"]
+
+#: Extra bits of the window's tail bound below the working precision.
+TAIL_BITS = 12
+
+
+def window_terms(k: int, lw: float, prec: int) -> float:
+    """Estimated number of terms of one window sum (for the cost estimates).
+
+    Guarantee: approximate (a Gaussian-tail count, ``(sqrt(2 (prec+12) ln 2) + 4)``
+    standard deviations, at most ``k + 1``). Raises: nothing.
+    """
+    p = 1.0 / (1.0 + math.exp(-lw)) if lw < 700 else 1.0
+    sd = math.sqrt(max(k * p * (1 - p), 1.0))
+    return min(float(k + 1), (math.sqrt(2 * (prec + TAIL_BITS) * math.log(2)) + 4) * sd + 16)
+
+
+def _log_ratios(k: int, lx: float, m0: int, n: int, up: bool) -> np.ndarray:
+    """Float logs of the ratios from term ``j`` to ``j + 1`` of a window (``n`` of them)."""
+    if up:
+        m = np.arange(m0, m0 + n, dtype=float)
+        with np.errstate(divide="ignore"):
+            return lx + np.log(k - m) - np.log(m + 1)
+    m = np.arange(m0, m0 - n, -1, dtype=float)
+    with np.errstate(divide="ignore"):
+        return np.log(m) - np.log(k - m + 1) - lx
+
+
+def _float_window(k: int, lx: float, m0: int, up: bool, bits: float) -> int:
+    """How many terms to sum (float choice; see the module docstring): the first ``J``
+    with ``T_J / (1 - r_J) <= 2^-bits sum_{j<J} T_j`` and ``r_J < 1``, or the whole range."""
+    total = (k - m0 + 1) if up else (m0 + 1)
+    n = min(total, 4096)
+    goal = bits * math.log(2)
+    while True:
+        lr = _log_ratios(k, lx, m0, n, up)
+        lt = np.concatenate(([0.0], np.cumsum(lr)))  # log T_j / T_0, j = 0..n
+        lsum = np.logaddexp.accumulate(lt[:-1])  # log sum_{j <= J-1}
+        with np.errstate(invalid="ignore", divide="ignore"):
+            tail = lt[1:] - np.log(-np.expm1(np.minimum(lr, -1e-300)))  # bound at J = 1..n
+        ok = np.nonzero((lr < 0) & (tail <= lsum - goal))[0]
+        if ok.size:
+            return int(ok[0]) + 1
+        if n >= total:
+            return total
+        n = min(total, 4 * n)
+
+
+def _first_log(k: int, m: int, x: arb, hp: int) -> arb:
+    """``ln (C(k, m) x^m / (1 + x)^k)`` as a ball (``arb.lgamma``) at ``hp`` bits."""
+    with workprec(hp):
+        return (arb(k + 1).lgamma() - arb(m + 1).lgamma() - arb(k - m + 1).lgamma()
+                + m * x.log() - k * (1 + x).log())
+
+
+def binomial_tail(k: int, x: ExpNum, m0: int, prec: int, *, lower: bool = False) -> arb:
+    """``P[X >= m0]`` (or ``P[X <= m0]`` with ``lower``) for ``X ~ Bin(k, x / (1 + x))``, summed
+    over a window with the rest bounded rigorously (module docstring).
+
+    Guarantee: enclosure, of relative width about ``2^-prec`` (for a sum that is not
+    itself below ``2^-prec`` of its first term; a window is at least the terms to the
+    mode).
+
+    Parameters:
+        k: number of trials (>= 0).
+        x: the odds ``x = p / (1 - p) > 0`` as an exp-space number (``e^eps``).
+        m0: where the tail starts (any integer; empty tails are 0).
+        prec: working precision in bits.
+        lower: sum ``m <= m0`` instead of ``m >= m0``.
+
+    Raises: nothing.
+
+    Examples:
+        >>> from exactdp.numbers import RatExp
+        >>> from fractions import Fraction
+        >>> v = binomial_tail(10, RatExp.from_exp(Fraction(1)), 8, 64)   # (45 + 10 + 1) / 1024
+        >>> bool(v.contains(arb(56) / 1024)), float(v.rad()) < 1e-17
+        (True, True)
+    """
+    up = not lower
+    if (up and m0 > k) or (not up and m0 < 0):
+        return arb(0)
+    if up and m0 <= 0 or (not up and m0 >= k):
+        return arb(1)
+    hp = prec + 48 + max(k, 1).bit_length()
+    with workprec(hp):
+        xa = x.arb(hp)
+        lx = x.flog()
+        first = _first_log(k, m0, xa, hp).exp()
+    J = _float_window(k, lx, m0, up, prec + TAIL_BITS)
+    # rounding over J terms costs log2 J bits: kept below the tail bound's 2^-(prec+12)
+    with workprec(prec + 16 + J.bit_length()):
+        term = first
+        acc = arb(0)
+        m = m0
+        while True:
+            # terms m0 .. m0 + J - 1 (upwards) or m0 .. m0 - J + 1 (downwards)
+            if up:
+                for _ in range(J):
+                    acc += term
+                    term = term * xa * (k - m) / (m + 1)
+                    m += 1
+            else:
+                for _ in range(J):
+                    acc += term
+                    term = term * m / ((k - m + 1) * xa)
+                    m -= 1
+            if (m > k if up else m < 0) or term.is_zero():
+                return acc
+            r = xa * (k - m) / (m + 1) if up else m / ((k - m + 1) * xa)
+            if r < 1:
+                bound = (term / (1 - r)).upper()
+                if acc > 0 and bound <= acc * arb(2) ** (-(prec + TAIL_BITS) + 2):
+                    # the omitted terms lie in [0, bound] (the lemma in the module docstring)
+                    return acc + arb(bound / 2, bound / 2)
+            J = max(J, 64)
+
+
+class Windowed(Structure):
+    """``k`` mechanisms with one ``w = e^eps``: S(t) from two windowed binomial tails.
+
+    See the module docstring. Arb fields only; the exact field goes through the exact
+    homogeneous kernel (built on first use, after the exact engine's cost check).
+    """
+
+    method = "windowed"
+
+    def __init__(self, w: ExpNum, k: int):
+        self.w = w
+        self.k = int(k)
+        self._lw = w.flog()
+        self._cache: dict = {}
+        self._approx: dict = {}
+        self._table = None
+        self._lattice = None
+
+    def _exact_kernel(self):
+        if self._lattice is None:
+            from .lattice import Lattice
+
+            self._lattice = Lattice.from_groups(self.w, [(1, self.k)], "homogeneous")
+        return self._lattice
+
+    def cost(self) -> float:
+        return 2 * window_terms(self.k, self._lw, 128)
+
+    def estimate(self, kind: str, prec: int):
+        from .costs import lattice_build, lattice_eval, windowed_cost
+
+        if kind == "exact":
+            q = self.w.exact()
+            ub = float(q.numerator.bit_length() + q.denominator.bit_length()) if q is not None else 64.0
+            return lattice_build([(1, self.k)]), lattice_eval(self.k, self.k, kind, prec, ub)
+        return windowed_cost(self.k, self._lw, prec)
+
+    def loss_classes(self, field: Field) -> list:
+        """The ``k + 1`` classes, through the exact homogeneous kernel (small ``k`` only).
+
+        Raises:
+            CostTooHigh: ``k > 200000`` (the classes themselves are the cost).
+        """
+        if self.k > 200_000:
+            raise CostTooHigh("k", f"the trade-off curve of {self.k} equal mechanisms has {self.k + 1} classes "
+                              "(limit 200000)", estimate=self.k + 1, limit=200_001,
+                              alternative="PrivacyProfile.delta / .epsilon at given points")
+        return self._exact_kernel().loss_classes(field)
+
+    def threshold(self, t_num: ExpNum) -> tuple[int, list[int]]:
+        """``(m_hi, undecided)`` as :meth:`~exactdp.engines.lattice.Lattice.threshold` (``u = w``, ``A = k``).
+        Guarantee: exact. Raises: nothing."""
+        k = self.k
+        lt = t_num.flog()
+
+        def sg(mm: int) -> Optional[int]:
+            return log_sign_of_product([(self.w, 2 * mm - k), (t_num, -1)])
+
+        if self._lw > 0 and math.isfinite(lt):
+            guess = (k + lt / self._lw) / 2
+            m = k + 1 if guess > k + 1 else (0 if guess < 0 else int(math.floor(guess)))
+        else:
+            m = k + 1 if lt > 0 or self._lw <= 0 else 0
+        undecided: list[int] = []
+        if m <= k and sg(m) == 1:
+            while m - 1 >= 0 and sg(m - 1) == 1:
+                m -= 1
+        else:
+            while m <= k:
+                s_m = sg(m)
+                if s_m == 1:
+                    break
+                if s_m is None:
+                    undecided.append(m)
+                m += 1
+        mm = m - 1
+        while mm >= 0 and mm not in undecided and sg(mm) is None:
+            undecided.append(mm)
+            mm -= 1
+        return m, undecided
+
+    def tails(self, m_hi: int, prec: int) -> tuple[arb, arb, arb]:
+        """``(P[X >= m_hi], P[Y >= m_hi], Z)`` at ``prec`` bits or more (cached: a sum made at a
+        higher precision serves a lower one). Guarantee: enclosure."""
+        key = (m_hi, prec)
+        hit = self._cache.get(key)
+        if hit is None:
+            # a sum at a higher precision is as valid and at least as narrow
+            hit = next((v for (m, p), v in self._cache.items() if m == m_hi and p >= prec), None)
+        if hit is not None:
+            return hit
+        k, w = self.k, self.w
+        with workprec(prec):
+            p_mode = (k + 1) / (1 + math.exp(-self._lw)) if self._lw < 700 else k + 1.0
+            if m_hi >= math.floor(p_mode):
+                a = binomial_tail(k, w, m_hi, prec)
+            else:
+                a = 1 - binomial_tail(k, w, m_hi - 1, prec, lower=True)
+            sig = binomial_tail(k, _Inv(w), m_hi, prec)
+            Z = (1 + w.arb(prec)) ** k
+        if len(self._cache) > 64:
+            self._cache.clear()
+        hit = self._cache[key] = (a, sig, Z)
+        return hit
+
+    def evaluate(self, field: Field, t_num: ExpNum, t=None):
+        """``(S(t), sigma(t))`` (module docstring). Guarantee: enclosure (Arb fields), exact
+        (exact field). Raises: nothing beyond the field's."""
+        if isinstance(field, ExactField):
+            return self._exact_kernel().evaluate(field, t_num, t)
+        if not isinstance(field, ArbField):
+            from .lattice import _arb_to_field
+
+            with workprec(field.prec + 20):  # type: ignore[attr-defined]
+                s, g = self.evaluate(ArbField(field.prec + 20), t_num)  # type: ignore[attr-defined]
+            return _arb_to_field(field, s), _arb_to_field(field, g)
+        if t is None:
+            t = field.embed(t_num)
+        k = self.k
+        zero = field.rational(Fraction(0))
+        if k == 0 or self.w.is_one():
+            Z = field.rational(Fraction(2**k)) if k < 64 else arb(2) ** k
+            sg = log_sign_of_product([(t_num, -1)])
+            one = field.rational(Fraction(1))
+            if sg is None:
+                return field.pos(Z * (one - t)), zero
+            return (Z * (one - t), Z) if sg > 0 else (zero, zero)
+        m_hi, undecided = self.threshold(t_num)
+        prec = field.prec
+        a, sig, Z = self.tails(m_hi, prec) if m_hi <= k else (zero, zero, (1 + field.embed(self.w)) ** k)
+        s = Z * (a - t * sig)
+        sigma = Z * sig
+        if undecided:
+            w = field.embed(self.w)
+            hp = prec + 48 + k.bit_length()
+            for mm in undecided:
+                bx = _first_log(k, mm, self.w.arb(hp), hp).exp()
+                s += field.pos(Z * bx * (1 - t * w ** (k - 2 * mm)))
+        return s, sigma
+
+    def _piece_table(self):
+        """Float ``m``, ``ln P[X > m]``, ``ln P[Y > m]`` for ``m`` from ``max(k/2, mode - 12 sd)`` to
+        ``min(k, mode + 40 sd)`` (suffix log-sums; built once, for :meth:`locate_float`), or None
+        when that range is too long (more than 4e6 entries)."""
+        if self._table is None:
+            k, lw = self.k, self._lw
+            p = 1.0 / (1.0 + math.exp(-lw)) if lw < 700 else 1.0
+            sd = math.sqrt(max(k * p * (1 - p), 1.0))
+            mode = (k + 1) * p
+            lo = max(k // 2, int(mode - 12 * sd))
+            hi = min(k, int(mode + 40 * sd) + 16)
+            if hi - lo + 1 > 4_000_000:
+                self._table = False
+                return None
+            lb = _log_terms(k, lw, lo, hi - lo + 1)
+            m = np.arange(lo, hi + 1, dtype=float)
+            ly = lb + (k - 2 * m) * lw  # B_Y(m) = B_X(m) w^(k - 2m)
+            la = np.logaddexp.accumulate(lb[::-1])[::-1]  # ln P[X >= m] (within the range)
+            lyy = np.logaddexp.accumulate(ly[::-1])[::-1]
+            # tails strictly above m: shift by one (the last entry's tail is empty: -inf)
+            self._table = (m, np.append(la[1:], -np.inf), np.append(lyy[1:], -np.inf))
+        return self._table or None
+
+    def locate_float(self, log_goal: float) -> Optional[float]:
+        """``ln t*`` for ``S(t*) = e^log_goal`` in floating point, from the table of pieces:
+        the last breakpoint ``t_m = w^(2m-k)`` with ``S(t_m)`` above the goal, then the exact
+        linear step on that piece (``S`` is linear between breakpoints). Guarantee:
+        approximate (a starting point for the certified Newton steps). Raises: nothing.
+        Returns None when the crossing is outside the table's range (the generic search runs).
+        """
+        k, lw = self.k, self._lw
+        if lw <= 0 or k < 2:
+            return None
+        tab = self._piece_table()
+        if tab is None:
+            return None
+        m, la, ly = tab
+        g = log_goal - k * _log1pexp(lw)  # ln tau: S / Z against tau
+        lnt = (2 * m - k) * lw
+        with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+            F = la + np.log1p(-np.minimum(np.exp(lnt + ly - la), 1.0))  # ln S(t_m) / Z
+        ok = (lnt >= 0) & np.isfinite(F)
+        idx = np.nonzero(ok & (F > g))[0]
+        if not idx.size or not ok.any():
+            return None
+        i = int(idx[-1])
+        if i == len(m) - 1 or i < int(np.nonzero(ok)[0][0]) or (i + 1 < len(m) and not ok[i + 1] and F[i + 1] > g):
+            return None
+        # on the piece from t_m: t* = t_m + (S(t_m) - goal) / sigma, sigma / Z = P[Y > m]
+        x = math.exp(min(float(F[i] - lnt[i] - ly[i]), 700.0)) * -math.expm1(g - float(F[i]))
+        L = float(lnt[i]) + math.log1p(x)
+        return min(max(L, float(lnt[i])), float(lnt[i]) + 2 * lw)
+
+    def approx(self, lnt: float) -> tuple[float, float]:
+        """``(ln S, d ln S / d ln t)`` in floating point over a window (for the search only).
+        Guarantee: approximate. Raises: nothing."""
+        hit = self._approx.get(lnt)
+        if hit is None:
+            if len(self._approx) > 512:
+                self._approx.clear()
+            hit = self._approx[lnt] = self._approx_uncached(lnt)
+        return hit
+
+    def _approx_uncached(self, lnt: float) -> tuple[float, float]:
+        k, lw = self.k, self._lw
+        if lw <= 0:
+            return (math.log(2) * k + math.log(-math.expm1(lnt)), -1.0 / -math.expm1(lnt)) if lnt < 0 else (-math.inf, 0.0)
+        m_hi = max(0, math.floor((k + lnt / lw) / 2) + 1)
+        if m_hi > k:
+            return -math.inf, 0.0
+        p = 1.0 / (1.0 + math.exp(-lw)) if lw < 700 else 1.0
+        sd = math.sqrt(max(k * p * (1 - p), 1.0))
+        mode = (k + 1) * p
+        # ten standard deviations past the larger of start and mode: e^-50 of the peak,
+        # plenty for a search; Y's terms decrease from m_hi (its mode is below k/2)
+        lo = max(m_hi, int(mode - 10 * sd))
+        hi = min(k, int(max(m_hi, mode) + 10 * sd) + 16)
+        lx = _log_terms(k, lw, lo, hi - lo + 1)
+        ly = _log_terms(k, -lw, m_hi, min(k, m_hi + int(10 * sd) + 16) - m_hi + 1)
+        m = np.arange(lo, lo + lx.size, dtype=float)
+        with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+            x = lx + np.log(-np.expm1(lnt - (2 * m - k) * lw))
+        x = x[np.isfinite(x)]
+        if not x.size:
+            return -math.inf, 0.0
+        mx = float(x.max())
+        ls = mx + math.log(float(np.exp(x - mx).sum()))
+        my = float(ly.max())
+        lsig = my + math.log(float(np.exp(ly - my).sum()))
+        lz = k * _log1pexp(lw)
+        return ls + lz, -math.exp(min(lsig + lnt - ls, 700.0))
+
+
+def _log_terms(k: int, lx: float, m0: int, J: int) -> np.ndarray:
+    """Float ``ln B(m)`` for ``m = m0 .. m0 + J - 1`` (``B`` with odds ``e^lx``)."""
+    lb0 = math.lgamma(k + 1) - math.lgamma(m0 + 1) - math.lgamma(k - m0 + 1) + m0 * lx - k * _log1pexp(lx)
+    return lb0 + np.concatenate(([0.0], np.cumsum(_log_ratios(k, lx, m0, J - 1, True))))
+
+
+def _log1pexp(l: float) -> float:
+    return l + math.log1p(math.exp(-l)) if l > 0 else math.log1p(math.exp(l))
+
+
+class _Inv(ExpNum):
+    """``1 / w`` for an exp-space ``w`` (Y's odds)."""
+
+    __slots__ = ("w",)
+
+    def __init__(self, w: ExpNum):
+        self.w = w
+
+    def arb(self, prec):
+        with workprec(prec):
+            return 1 / self.w.arb(prec)
+
+    def flog(self) -> float:
+        return -self.w.flog()
