@@ -106,4 +106,6 @@ corpus: $(STAMP)
 audit-peers: $(STAMP)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[peers]'
 	for p in dp_accounting prv_accountant autodp opendp exactdp-float; do \
-	  $(BIN)/exactdp audit --peer $$p --out build/audit-$$p.jsonl --markdown build/audit-$$p.md --no-progress || exit 1; done
+	  $(BIN)/exactdp audit --peer $$p --out build/audit-$$p.jsonl --markdown build/audit-$$p.md --no-progress; \
+	  [ -s build/audit-$$p.jsonl ] || exit 1; done
+	$(BIN)/python docs/tools/peers_page.py build/audit-*.jsonl

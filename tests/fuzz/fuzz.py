@@ -337,8 +337,14 @@ def main(argv=None) -> int:
     for f in rep["failures"]:
         print(f"FAIL {f['case']}: {f['why']}")
     if a.report:
+        # a "## History" section written by hand below the generated report is kept
+        history = ""
+        if os.path.exists(a.report):
+            old = open(a.report).read()
+            if "\n## History" in old:
+                history = "\n" + old[old.index("\n## History"):].strip() + "\n"
         with open(a.report, "w") as fh:
-            fh.write(_markdown(rep, a.memory_gib, a.seconds))
+            fh.write(_markdown(rep, a.memory_gib, a.seconds).rstrip() + "\n" + history)
     return 1 if rep["failures"] else 0
 
 
