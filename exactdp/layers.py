@@ -13,6 +13,7 @@ __all__ = ["LAYERS", "layer_of"]
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("foundation", ("exactdp.errors", "exactdp.links", "exactdp._backend", "exactdp.layers")),
     ("numbers", ("exactdp.numbers",)),
+    ("long jobs", ("exactdp.jobs",)),
     ("events", ("exactdp.events",)),
     ("engines", ("exactdp.engines",)),
     ("profile, approximation, reductions", ("exactdp.profile", "exactdp.approx", "exactdp.reductions")),

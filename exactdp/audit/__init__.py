@@ -9,7 +9,7 @@ sound, unsound (below the optimum: a privacy violation, with the margin and an
 exact reproduction), or undecided. The relative error and the peer's time are kept.
 
 Audits are long: a state file makes them resumable, and they run on Dask
-(:mod:`exactdp.batch.runner`). ``grid="quick"`` is a small grid for tests.
+(:mod:`exactdp.jobs`). ``grid="quick"`` is a small grid for tests.
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ import os
 import statistics
 from typing import Callable, Optional, Sequence
 
-from ..batch.runner import read_state, run_tasks, write_atomic
 from ..errors import InvalidArgument
+from ..jobs import read_state, run_tasks, write_atomic
 from ..numbers import parse_choice
 from ..numbers.parse import as_scalar
 from .peers import PEERS, peer, peer_version, require_peer, timed_run, unsupported

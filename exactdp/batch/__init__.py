@@ -8,7 +8,7 @@ output is its answer, in input order::
 
 A bad line gets an error record and the run goes on. Blank lines and lines starting
 with ``#`` are skipped (no output line). The run is resumable: answers are appended
-to ``OUT.partial`` as they are found (:mod:`exactdp.batch.runner`), and ``OUT`` is
+to ``OUT.partial`` as they are found (:mod:`exactdp.jobs`), and ``OUT`` is
 written atomically, in input order, when every line is answered. Dask: ``scheduler``
 or ``workers`` (results identical to a serial run).
 """
@@ -20,8 +20,8 @@ import os
 from typing import Callable, Optional
 
 from ..errors import InvalidArgument
+from ..jobs import read_state, run_tasks, write_atomic
 from .query import KINDS, Query, answer, answer_line, error_record, parse_query
-from .runner import read_state, run_tasks, write_atomic
 
 __all__ = ["run_batch", "answer_line", "parse_query", "answer", "Query", "KINDS", "error_record", "BATCH_VERSION",
            "MAX_LINES"]

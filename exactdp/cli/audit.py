@@ -41,7 +41,7 @@ def run(args) -> int:
                      progress=progress_of(args), knobs=args.knob)
     md = markdown(recs)
     if args.markdown:
-        from ..batch.runner import write_atomic
+        from ..jobs import write_atomic
 
         write_atomic(args.markdown, md.splitlines())
     unsound = sum(1 for r in recs if r["status"] == "unsound")

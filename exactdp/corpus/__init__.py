@@ -22,7 +22,7 @@ A vector is a query and its answer::
 * A query the library refuses (a user's grid) gives ``{"id", "query", "error": {...}}``.
 
 :func:`build_corpus` writes a corpus (resumable, atomic, Dask optional; see
-:mod:`exactdp.batch.runner`); :func:`verify_corpus` re-checks one with the current
+:mod:`exactdp.jobs`); :func:`verify_corpus` re-checks one with the current
 exactdp; :func:`load_corpus` reads one (by default the curated corpus shipped in the
 package, ``exactdp/corpus/data``, built from :func:`~exactdp.corpus.grid.curated_grid`).
 """
@@ -38,8 +38,8 @@ from fractions import Fraction
 from typing import Callable, Iterable, Optional
 
 from ..batch.query import error_record, parse_query
-from ..batch.runner import read_state, run_tasks, write_atomic
 from ..errors import ExactDPError, InvalidArgument
+from ..jobs import read_state, run_tasks, write_atomic
 from ..numbers import fraction_str, parse_int, parse_rational
 from .grid import curated_grid
 

@@ -20,15 +20,12 @@ distributed over Dask workers with results identical to a serial run.
 
 from __future__ import annotations
 
-import json
-import os
 import random
-import sys
-import time
 from fractions import Fraction
 from typing import Callable, Optional
 
 from ..errors import InvalidArgument
+from ..jobs import Appender, Progress, dask_client, read_state
 from ..links import implements
 from ..numbers import fraction_str, parse_delta, parse_int
 from ..numbers.parse import parse_rational
@@ -91,92 +88,13 @@ def _header(seed: int, delta: Fraction, denominator: int) -> dict:
             "denominator": denominator}
 
 
-def _read_state(path: str, header: dict) -> dict[int, dict]:
-    """Finished trials of a state file (dropping a torn last line), after checking its header."""
-    done: dict[int, dict] = {}
-    if not os.path.exists(path) or os.path.getsize(path) == 0:
-        return done
-    with open(path, "rb") as f:
-        data = f.read()
-    good = data.rfind(b"\n") + 1
-    if good < len(data):  # a torn last line (killed mid-write): drop it from the file too
-        with open(path, "r+b") as f:
-            f.truncate(good)
-    lines = data[:good].decode("utf-8", "replace").splitlines()
-    try:
-        head = json.loads(lines[0]) if lines else None
-    except ValueError:
-        head = None
-    if head != header:
-        raise InvalidArgument("--state", f"a state file of this experiment ({json.dumps(header)})",
-                              lines[0][:200] if lines else "an empty first line")
-    for i, line in enumerate(lines[1:], 2):
-        try:
-            rec = json.loads(line)
-            done[int(rec["index"])] = rec
-        except (ValueError, KeyError, TypeError):
-            raise InvalidArgument("--state", "JSON lines written by this experiment", f"line {i}: {line[:80]}") from None
-    return done
-
-
-class _Appender:
-    """Append-only JSON lines: one ``os.write`` of a whole line on an O_APPEND descriptor, then fsync."""
-
-    def __init__(self, path: Optional[str], header: dict):
-        self.fd = None
-        if path is None:
-            return
-        new = not os.path.exists(path) or os.path.getsize(path) == 0
-        self.fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-        if new:
-            self.write(header)
-
-    def write(self, rec: dict) -> None:
-        if self.fd is not None:
-            os.write(self.fd, (json.dumps(rec, sort_keys=True) + "\n").encode())
-            os.fsync(self.fd)
-
-    def close(self) -> None:
-        if self.fd is not None:
-            os.close(self.fd)
-            self.fd = None
-
-
-class _Progress:
-    def __init__(self, total: int, done: int, enabled: bool):
-        self.total, self.done, self.enabled = total, done, enabled
-        self.start, self.new = time.monotonic(), 0
-
-    def step(self) -> None:
-        self.done += 1
-        self.new += 1
-        if self.enabled:
-            el = time.monotonic() - self.start
-            rate = self.new / el if el > 0 else 0.0
-            eta = (self.total - self.done) / rate if rate else 0.0
-            w = 30
-            fill = w * self.done // max(self.total, 1)
-            sys.stderr.write(f"\r[{'#' * fill}{'.' * (w - fill)}] {self.done}/{self.total} trials, "
-                             f"{rate:.1f}/s, ETA {eta:.0f} s ")
-            sys.stderr.flush()
-
-    def close(self) -> None:
-        if self.enabled:
-            sys.stderr.write("\n")
-            sys.stderr.flush()
-
-
 def _client(scheduler: str):
-    try:
-        from dask.distributed import Client, LocalCluster
-    except ImportError:
-        raise InvalidArgument("--scheduler", "usable with dask[distributed] installed (pip install 'exactdp[dask]')",
-                              scheduler) from None
+    """``(client, cluster)`` for ``--scheduler``: ``local`` / ``local:N`` start a LocalCluster of N
+    (default 2) worker processes, anything else is a scheduler's address."""
     if scheduler == "local" or scheduler.startswith("local:"):
         n = parse_int(scheduler.split(":", 1)[1], "--scheduler workers", lo=1, hi=64) if ":" in scheduler else 2
-        cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None)
-        return Client(cluster), cluster
-    return Client(scheduler, timeout=10), None
+        return dask_client(workers=n)
+    return dask_client(scheduler=scheduler)
 
 
 def run_experiment(trials: int, seed: int, delta: object = "1/100", *, denominator: int = 100,
@@ -213,11 +131,11 @@ def run_experiment(trials: int, seed: int, delta: object = "1/100", *, denominat
     if not have_lp():
         raise InvalidArgument("lp", "the LP solver highspy installed (pip install 'exactdp[lp]')", "not installed")
     header = _header(seed, d, denominator)
-    done = _read_state(state, header) if state else {}
-    results = {i: r for i, r in done.items() if i < trials}
+    done = read_state(state, header, key="index") if state else {}
+    results = {int(i): r for i, r in done.items() if int(i) < trials}
     todo = [i for i in range(trials) if i not in results]
-    app = _Appender(state, header)
-    bar = _Progress(trials, trials - len(todo), progress)
+    app = Appender(state, header)
+    bar = Progress(trials, trials - len(todo), progress, "trials")
     try:
         if scheduler is None:
             for i in todo:

@@ -1,7 +1,7 @@
-"""The runner of exactdp's long jobs (corpus builds, batch runs, audits).
+"""The runner of exactdp's long jobs (corpus builds, batch runs, audits, the Vadhan-Wang
+Section 6 experiment).
 
-One design for every job, taken from ``exactdp experiment vw-section6``
-(:mod:`exactdp.experiments.vw_section6`) and factored here:
+One design for every job:
 
 * A job is a list of independent, deterministic tasks, each named by a key.
 * Finished tasks go to a *state file* of JSON lines: a header line (what job this
@@ -30,8 +30,8 @@ import tempfile
 import time
 from typing import Callable, Iterable, Optional, Sequence
 
-from ..errors import InvalidArgument
-from ..numbers import parse_int
+from .errors import InvalidArgument
+from .numbers import parse_int
 
 __all__ = ["read_state", "Appender", "Progress", "dask_client", "run_tasks", "write_atomic", "MAX_WORKERS"]
 
@@ -39,8 +39,8 @@ __all__ = ["read_state", "Appender", "Progress", "dask_client", "run_tasks", "wr
 MAX_WORKERS = 64
 
 
-def read_state(path: str, header: dict, *, what: str = "--state") -> dict[str, dict]:
-    """Finished records of a state file (key -> record), after checking its header line.
+def read_state(path: str, header: dict, *, what: str = "--state", key: str = "key") -> dict[str, dict]:
+    """Finished records of a state file (``str(record[key])`` -> record), after checking its header line.
 
     A torn last line (a run killed in mid-write) is cut off the file. A missing or
     empty file has no records.
@@ -49,7 +49,7 @@ def read_state(path: str, header: dict, *, what: str = "--state") -> dict[str, d
 
     Raises:
         InvalidArgument: the header is not ``header`` (a state file of another job), or a
-            complete line is not a JSON record with a ``"key"``.
+            complete line is not a JSON record with a ``key`` field.
     """
     done: dict[str, dict] = {}
     if not os.path.exists(path) or os.path.getsize(path) == 0:
@@ -73,7 +73,7 @@ def read_state(path: str, header: dict, *, what: str = "--state") -> dict[str, d
     for i, line in enumerate(lines[1:], 2):
         try:
             rec = json.loads(line)
-            done[str(rec["key"])] = rec
+            done[str(rec[key])] = rec
         except (ValueError, KeyError, TypeError):
             raise InvalidArgument(what, "JSON lines written by this job", f"line {i}: {line[:80]}") from None
     return done
