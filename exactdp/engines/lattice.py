@@ -114,42 +114,10 @@ class Lattice(Structure):
             hit = self._arb[prec] = arb_poly(self.poly)
         return hit
 
-    def _class_sign(self, m: int, t_num: ExpNum) -> Optional[int]:
-        # sign of log(u^(2m - A) / t)
-        return log_sign_of_product([(self.u, 2 * m - self.A), (t_num, -1)])
-
     def threshold(self, t_num: ExpNum) -> tuple[int, list[int]]:
         """``(m_hi, undecided)``: classes ``m >= m_hi`` are positive at ``t`` (decided exactly);
         ``undecided`` lists classes below whose sign cannot be decided (Computable ``t`` only)."""
-        A = self.A
-        lt = t_num.flog()
-        if self._lu > 0 and math.isfinite(lt):
-            guess = (A + lt / self._lu) / 2
-            m = A + 1 if guess > A + 1 else (0 if guess < 0 else int(math.floor(guess)))
-        else:
-            m = A + 1 if lt > 0 else 0
-        undecided: list[int] = []
-
-        def sg(mm: int) -> Optional[int]:
-            return self._class_sign(mm, t_num)
-
-        if m <= A and sg(m) == 1:
-            while m - 1 >= 0 and sg(m - 1) == 1:
-                m -= 1
-        else:
-            while m <= A:
-                s_m = sg(m)
-                if s_m == 1:
-                    break
-                if s_m is None:
-                    undecided.append(m)
-                m += 1
-        m_hi = m
-        mm = m_hi - 1
-        while mm >= 0 and mm not in undecided and sg(mm) is None:
-            undecided.append(mm)
-            mm -= 1
-        return m_hi, undecided
+        return threshold_classes(self.u, self.A, self._lu, t_num)
 
     def _tail_values(self, field: Field, m_hi: int, u):
         """``(T(u), T(1/u))`` for the tail ``T`` from ``m_hi`` (see the module docstring)."""
@@ -231,3 +199,37 @@ def _power(field: Field, x, n: int):
     if n == 0:
         return field.rational(Fraction(1))
     return x**n
+
+
+def threshold_classes(u: ExpNum, A: int, lu: float, t_num: ExpNum) -> tuple[int, list[int]]:
+    """``(m_hi, undecided)`` for the classes ``m = 0..A`` whose ratio is ``u^(2m - A)``: classes
+    ``m >= m_hi`` have ``u^(2m - A) > t`` (decided exactly, from a float guess by ``lu = ln u``);
+    ``undecided`` lists classes below whose sign cannot be decided (Computable ``t`` only).
+    Shared by the lattice and the windowed kernels. Guarantee: exact. Raises: nothing."""
+    lt = t_num.flog()
+    if lu > 0 and math.isfinite(lt):
+        guess = (A + lt / lu) / 2
+        m = A + 1 if guess > A + 1 else (0 if guess < 0 else int(math.floor(guess)))
+    else:
+        m = A + 1 if lt > 0 or lu <= 0 else 0
+    undecided: list[int] = []
+
+    def sg(mm: int) -> Optional[int]:
+        return log_sign_of_product([(u, 2 * mm - A), (t_num, -1)])
+
+    if m <= A and sg(m) == 1:
+        while m - 1 >= 0 and sg(m - 1) == 1:
+            m -= 1
+    else:
+        while m <= A:
+            s_m = sg(m)
+            if s_m == 1:
+                break
+            if s_m is None:
+                undecided.append(m)
+            m += 1
+    mm = m - 1
+    while mm >= 0 and mm not in undecided and sg(mm) is None:
+        undecided.append(mm)
+        mm -= 1
+    return m, undecided

@@ -62,6 +62,7 @@ from .._backend import arb, workprec
 from ..errors import CostTooHigh
 from ..numbers import ExpNum, log_sign_of_product
 from .fields import ArbField, ExactField, Field
+from .lattice import threshold_classes
 from .structure import Structure
 
 __all__ = ["Windowed", "binomial_tail", "window_terms"]
@@ -234,34 +235,7 @@ class Windowed(Structure):
     def threshold(self, t_num: ExpNum) -> tuple[int, list[int]]:
         """``(m_hi, undecided)`` as :meth:`~exactdp.engines.lattice.Lattice.threshold` (``u = w``, ``A = k``).
         Guarantee: exact. Raises: nothing."""
-        k = self.k
-        lt = t_num.flog()
-
-        def sg(mm: int) -> Optional[int]:
-            return log_sign_of_product([(self.w, 2 * mm - k), (t_num, -1)])
-
-        if self._lw > 0 and math.isfinite(lt):
-            guess = (k + lt / self._lw) / 2
-            m = k + 1 if guess > k + 1 else (0 if guess < 0 else int(math.floor(guess)))
-        else:
-            m = k + 1 if lt > 0 or self._lw <= 0 else 0
-        undecided: list[int] = []
-        if m <= k and sg(m) == 1:
-            while m - 1 >= 0 and sg(m - 1) == 1:
-                m -= 1
-        else:
-            while m <= k:
-                s_m = sg(m)
-                if s_m == 1:
-                    break
-                if s_m is None:
-                    undecided.append(m)
-                m += 1
-        mm = m - 1
-        while mm >= 0 and mm not in undecided and sg(mm) is None:
-            undecided.append(mm)
-            mm -= 1
-        return m, undecided
+        return threshold_classes(self.w, self.k, self._lw, t_num)
 
     def tails(self, m_hi: int, prec: int) -> tuple[arb, arb, arb]:
         """``(P[X >= m_hi], P[Y >= m_hi], Z)`` at ``prec`` bits or more (cached: a sum made at a
