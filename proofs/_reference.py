@@ -252,6 +252,22 @@ def product_laws(ws, deltas):
     return P0, P1
 
 
+def drop_collinear(pts):
+    """``pts`` without repeated points and without points on the segment of their neighbours
+    (exact for Fraction coordinates): the vertices of a polyline."""
+    out = []
+    for p in pts:
+        if out and out[-1] == p:
+            continue
+        if len(out) >= 2:
+            (x0, y0), (x1, y1) = out[-2], out[-1]
+            if (x1 - x0) * (p[1] - y0) == (p[0] - x0) * (y1 - y0):
+                out[-1] = p
+                continue
+        out.append(p)
+    return out
+
+
 def tradeoff_vertices(P0, P1):
     """Vertices ``(alpha, beta)`` of the trade-off function T(P0, P1) (alpha = P0-mass of the
     rejection region, beta = P1-mass of the acceptance region), from (0, 1) to (1, 0):
@@ -270,16 +286,7 @@ def tradeoff_vertices(P0, P1):
         alpha += atoms[key][0]
         beta -= atoms[key][1]
         pts.append((alpha, beta))
-    out = []
-    for p in pts:
-        if out and out[-1] == p:
-            continue
-        if len(out) >= 2:
-            (x0, y0), (x1, y1) = out[-2], out[-1]
-            if (x1 - x0) * (p[1] - y0) == (p[0] - x0) * (y1 - y0):
-                out[-1] = p
-                continue
-        out.append(p)
+    out = drop_collinear(pts)
     if out[-1] != (Fraction(1), Fraction(0)):
         out.append((Fraction(1), Fraction(0)))
     return out

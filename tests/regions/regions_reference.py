@@ -11,6 +11,8 @@ from itertools import combinations
 
 import mpmath
 
+from exactdp_proofs._reference import drop_collinear
+
 
 def rr_atoms(w, d):
     """KOV's (eps, delta) randomized response: atoms (P, Q) on four outputs."""
@@ -42,17 +44,7 @@ def np_curve(atoms):
         a += groups[k][0]
         b -= groups[k][1]
         pts.append((a, b))
-    out = []
-    for p in pts:
-        if out and out[-1] == p:
-            continue
-        if len(out) >= 2:
-            (x0, y0), (x1, y1) = out[-2], out[-1]
-            if (x1 - x0) * (p[1] - y0) == (p[0] - x0) * (y1 - y0):
-                out[-1] = p
-                continue
-        out.append(p)
-    return out
+    return drop_collinear(pts)
 
 
 def tradeoff_by_tests(P, Q, alpha):
