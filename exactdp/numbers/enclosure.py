@@ -63,7 +63,7 @@ class Enclosure:
 
     def __init__(self, lower: object, upper: object, exact: Optional[Fraction] = None):
         lo, hi = _end(lower, "lower"), _end(upper, "upper")
-        if lo > hi:
+        if lo is not hi and lo > hi:  # (a point: no comparison of a 10^7-bit rational with itself)
             raise InvalidArgument("lower", "<= upper in an enclosure", f"[{lo}, {hi}]")
         if exact is not None:
             exact = Fraction(exact)
