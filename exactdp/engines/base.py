@@ -30,10 +30,17 @@ __all__ = ["Prepared", "Target", "merge_by_w"]
 
 def merge_by_w(comp: Composition) -> list[tuple[ExpNum, int]]:
     """Distinct ``w = e^eps`` of a composition with total counts (deltas do not enter S(t)).
+
+    Mechanisms with ``eps = 0`` (``w = 1``) are left out when any other remains: each
+    doubles both ``S(t)`` (a subset with or without it has the same ratio) and
+    ``Z = prod (1 + w_i)``, so ``S / Z`` is unchanged and the kernel stays homogeneous
+    (``k`` mechanisms of one eps plus any number of pure-delta ones).
     Guarantee: exact. Raises: nothing."""
     out: dict = {}
     for m, n in comp.groups():
         out[m.w] = out.get(m.w, 0) + n
+    if len(out) > 1:
+        out = {w: n for w, n in out.items() if not w.is_one()}
     return list(out.items())
 
 
@@ -55,10 +62,10 @@ class Prepared:
         self.comp = comp
         self.k = comp.k
         self.groups = merge_by_w(comp)
-        self.P = comp.delta_product
         if struct is None:
             struct = choose_structure(None, method, groups=self.groups)
         self.struct = struct
+        self.P = comp.delta_product  # after the kernel's refusal (both are estimated before any work)
         self._Z: dict = {}
         self.ln_W = math.fsum(n * w.flog() for w, n in self.groups)
         self.log_Z = math.fsum(n * _log1p_exp(w.flog()) for w, n in self.groups)
