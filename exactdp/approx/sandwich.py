@@ -155,11 +155,17 @@ def _sandwich_level_too_big(ms, u, max_degree: int, levels: int) -> bool:
     if A_est <= 2 * max_degree + ms.k and ms.k * A_est <= MAX_POLY_BITS:
         return False
     if levels == 0:
-        mem, sec = poly_cost(ms.k, int(A_est)) if math.isfinite(A_est) else (math.inf, math.inf)
+        if math.isfinite(A_est):
+            mem, sec = poly_cost(ms.k, int(A_est))
+            size = f"degree about {A_est:.3g}"
+            cost = f"; estimated {mem / 1e9:.3g} GB, {sec:.3g} s"
+        else:  # sum of eps beyond the float range (eps = 1e309): no count of it fits a float
+            mem = sec = math.inf
+            size, cost = "a degree beyond 1e308 (the sum of eps_i is beyond the float range)", ""
         raise CostTooHigh(
             "width",
-            f"the first lattice already has degree about {A_est:.3g} (max_degree={max_degree}, k*A limit "
-            f"{MAX_POLY_BITS:.3g}; estimated {mem / 1e9:.3g} GB, {sec:.3g} s)",
+            f"the first lattice already has {size} (max_degree={max_degree}, k*A limit "
+            f"{MAX_POLY_BITS:.3g}{cost})",
             estimate={"degree": A_est, "bytes": mem, "seconds": sec}, limit={"degree": max_degree, "k*A": MAX_POLY_BITS},
             alternative="a wider width",
         )

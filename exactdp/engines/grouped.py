@@ -15,7 +15,7 @@ from typing import Sequence
 
 import numpy as np
 
-from ..numbers import ExpNum, log_sign_of_product
+from ..numbers import ExpNum, RatExp, log_sign_of_product
 from .fields import Field
 from .structure import Structure
 
@@ -45,6 +45,7 @@ class Grouped(Structure):
         self.method = method
         self._cache: dict = {}
         self._float: tuple | None = None
+        self._ikeys: tuple | None = None
 
     def cost(self) -> float:
         n = 1.0
@@ -88,13 +89,44 @@ class Grouped(Structure):
         return [(cnt, ws, wn, [(v, 2 * mj - n) for (v, n), mj in zip(self.groups, ex)])
                 for cnt, ws, wn, ex in self._classes(field)]
 
+    def _int_keys(self, t_num: ExpNum):
+        """Exact integer keys when every value and ``t`` are ``e^r`` with rational r:
+        ``(den * ln(W_S / W_notS) per class, den * ln t)``, so a class counts iff its key is
+        larger; else None. Decides every class exactly, also where balls cannot
+        (``e^(1e309)``) and without the symbolic rule per class."""
+        if not (isinstance(t_num, RatExp) and t_num.q == 1 and not t_num.approximate):
+            return None
+        if not all(isinstance(v, RatExp) and v.q == 1 for v, _ in self.groups):
+            return None
+        if self._ikeys is None:
+            den = 1
+            for v, _ in self.groups:
+                den = den * v.r.denominator // math.gcd(den, v.r.denominator)  # type: ignore[attr-defined]
+            nv = [int(v.r * den) for v, _ in self.groups]  # type: ignore[attr-defined]
+            keys: dict = {(): 0}
+            for (_, n), x in zip(self.groups, nv):
+                keys = {ex + (m,): key + (2 * m - n) * x for ex, key in keys.items() for m in range(n + 1)}
+            self._ikeys = (den, keys)
+        den, keys = self._ikeys
+        tl = t_num.r * den  # type: ignore[attr-defined]
+        return keys, tl.numerator // tl.denominator  # an integer key is <= tl iff it is <= floor(tl)
+
     def evaluate(self, field: Field, t_num: ExpNum, t=None):
         if t is None:
             t = field.embed(t_num)
         zero = field.rational(Fraction(0))
         s = zero
         sig = zero
+        ik = self._int_keys(t_num) if self.cost() <= 2**24 else None
         for cnt, ws, wn, ex in self._classes(field):
+            if ik is not None:
+                key = ik[0][ex]
+                if key <= ik[1]:  # d <= 0 exactly: no contribution
+                    continue
+                d = ws - t * wn
+                s += cnt * d
+                sig += cnt * wn
+                continue
             d = ws - t * wn
             sgn = field.sign(d)
             if sgn is None:

@@ -314,13 +314,20 @@ class MITM(Structure):
             for v, _ in self.groups:
                 den = den * v.r.denominator // gcd(den, v.r.denominator)  # type: ignore[attr-defined]
             nv = [int(v.r * den) for v, _ in self.groups]  # type: ignore[attr-defined]
-            if sum(abs(x) * n for x, (_, n) in zip(nv, self.groups)) < 2**62:
+            # int64 keys when they fit; Python integers otherwise (eps = 1e309 next to eps = 1/4,
+            # where float keys overflow or put every pair within the band of one another)
+            dt = np.int64 if sum(abs(x) * n for x, (_, n) in zip(nv, self.groups)) < 2**62 else object
+            if dt is np.int64 or max(len(self.Lh), len(self.Rh)) <= 2**22:
                 self._den = den
                 idx = {v: i for i, (v, _) in enumerate(self.groups)}
-                self._il = self.Lh.e @ np.array([nv[idx[v]] for v, _ in self.Lh.groups], dtype=np.int64) \
-                    if self.Lh.groups else np.zeros(len(self.Lh), dtype=np.int64)
-                ir = self.Rh.e @ np.array([nv[idx[v]] for v, _ in self.Rh.groups], dtype=np.int64) \
-                    if self.Rh.groups else np.zeros(len(self.Rh), dtype=np.int64)
+
+                def ikeys(h: _Half):
+                    if not h.groups:
+                        return np.zeros(len(h), dtype=dt)
+                    return h.e.astype(dt) @ np.array([nv[idx[v]] for v, _ in h.groups], dtype=dt)
+
+                self._il = ikeys(self.Lh)
+                ir = ikeys(self.Rh)
                 order = np.argsort(ir, kind="stable")  # the exact order (the float one may swap near-ties)
                 self.Rh.reorder(order)
                 self._ir = ir[order]
@@ -390,6 +397,9 @@ class MITM(Structure):
             # exact: positive iff n_A + n_B > t.r * den  iff  n_A + n_B > floor(t.r * den)
             tl = t_num.r * self._den
             T = tl.numerator // tl.denominator
+            if self._ir.dtype == object:
+                hi = np.searchsorted(self._ir, T - self._il, side="right").astype(np.int64)
+                return hi, hi
             if abs(T) < 2**62:
                 hi = np.searchsorted(self._ir, T - self._il, side="right")
                 return hi, hi
