@@ -26,6 +26,7 @@ from .costs import (
     grouped_cost,
     lattice_build,
     lattice_eval,
+    magnitude_bits,
     mitm_cost,
     windowed_cost,
 )
@@ -157,10 +158,13 @@ def estimate_method(method: str, groups: Groups, lat=None, *, kind: str = "arb",
         if kind == "exact":  # the exact field goes through exact binomials
             return estimate_method("homogeneous", groups, lat, kind=kind, prec=prec)
         return windowed_cost(k, groups[0][0].flog(), prec)
+    # the grouped kernel keeps two balls per class, at the precision the values' size needs
+    # (measured: e^(5.5e316) takes 1088 bits and 2.78 GB over 1e6 classes)
+    mag = magnitude_bits(groups) if kind == "arb" else 0
     if method == "grouped":
-        return grouped_cost([(_value_bits(v), n) for v, n in groups], kind, prec)
+        return grouped_cost([(_value_bits(v), n) for v, n in groups], kind, prec + mag, mag)
     if method == "brute":
-        return grouped_cost([(_value_bits(v), 1) for v, n in groups for _ in range(n)], kind, prec)
+        return grouped_cost([(_value_bits(v), 1) for v, n in groups for _ in range(n)], kind, prec + mag, mag)
     if method == "mitm":
         left, right = split_groups(groups)
         wb = sum(_value_bits(v) * n for v, n in groups) / 2

@@ -28,9 +28,13 @@ import math
 import os
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Iterator, Optional, Sequence, Union
+from fractions import Fraction
+from typing import TYPE_CHECKING, Iterator, Optional, Sequence, Union
 
 from ..errors import CostTooHigh, InvalidArgument
+
+if TYPE_CHECKING:
+    from ..numbers import ExpNum
 
 __all__ = [
     "MAX_BRUTE_K",
@@ -47,6 +51,7 @@ __all__ = [
     "DEFAULT_MAX_BYTES",
     "Estimate",
     "cost_limits",
+    "magnitude_bits",
     "current_limits",
     "check_estimate",
     "lattice_build",
@@ -233,12 +238,31 @@ def check_estimate(est: Estimate, parameter: str, what: str, alternative: Option
 # the kernels' estimates (rates measured on 2 shared cores; docs/engines.md, benchmarks)
 
 
-def elem_bytes(kind: str, prec: int, bits: float = 64.0) -> float:
+def magnitude_bits(groups: Sequence[tuple["ExpNum", int]]) -> int:
+    """Bits that balls need beyond the requested precision for values of this size: about
+    ``log2 sum n_j |eps_j|`` (``e^(1e317)`` at ``p`` bits of relative accuracy needs its
+    exponent to ``p + 1053`` bits; the engines' precision rises that far). Guarantee:
+    approximate (an estimate for the cost models). Raises: nothing."""
+    best = 0.0
+    for v, n in groups:
+        m = v.fmag()
+        if math.isfinite(m):
+            b = math.log2(m) if m > 0 else -math.inf
+        else:  # beyond the float range: from the exact exponent's size
+            r = getattr(v, "r", None)
+            b = float(r.numerator.bit_length() - r.denominator.bit_length()) if isinstance(r, Fraction) and r else 1024.0
+        best = max(best, b + math.log2(max(n, 1)) + math.log2(max(len(groups), 1)))
+    return max(0, math.ceil(best))
+
+
+def elem_bytes(kind: str, prec: int, bits: float = 64.0, mag: int = 0) -> float:
     """Bytes of one field element: an Arb ball at ``prec`` bits, or an exact rational of
-    about ``bits`` bits in numerator and denominator together (``kind="exact"``)."""
+    about ``bits`` bits in numerator and denominator together (``kind="exact"``).
+    ``mag``: :func:`magnitude_bits` of the values; beyond 60 bits a ball's two exponents are
+    big integers of about that size (measured: 1e6 grouped classes of ``e^(5.5e316)``, 2.78 GB)."""
     if kind == "exact":
         return 120.0 + bits / 8
-    return 96.0 + 8 * math.ceil(prec / 64)
+    return 96.0 + 8 * math.ceil(prec / 64) + (2 * (48 + mag / 8) if mag > 60 else 0.0)
 
 
 def homogeneous_bits(k: int) -> float:
@@ -295,7 +319,7 @@ def lattice_eval(A: int, kp: int, kind: str, prec: int, ubits: float = 0.0, coef
     return Estimate(1e-6 * n * (1 + prec / 512), 3 * n * elem_bytes("arb", prec) + ALLOC_SLACK)
 
 
-def grouped_cost(groups: Sequence[tuple[float, int]], kind: str, prec: int) -> tuple[Estimate, Estimate]:
+def grouped_cost(groups: Sequence[tuple[float, int]], kind: str, prec: int, mag: int = 0) -> tuple[Estimate, Estimate]:
     """``(build, one evaluation)`` of the grouped kernel over ``prod (n_j + 1)`` classes.
 
     ``groups``: ``(bits of one value, count)``. Each class keeps a count, ``W_S``,
@@ -312,7 +336,7 @@ def grouped_cost(groups: Sequence[tuple[float, int]], kind: str, prec: int) -> t
         C *= n + 1
         wbits += b * n
         cbits += 0.73 * n  # mean of log2 C(n, m) over m
-    eb = elem_bytes(kind, prec, wbits)
+    eb = elem_bytes(kind, prec, wbits, mag)
     per = 2 * (200 + 2 * eb + 16 * g + cbits / 8) + 8 * (g + 4)
     build = Estimate(C * (2e-6 * max(g, 1) + 1e-6 + 1e-9 * cbits), C * per + ALLOC_SLACK)
     ev = Estimate(C * (3e-6 + (1e-8 * wbits if kind == "exact" else 2e-9 * prec) + 5e-10 * cbits), ALLOC_SLACK)
@@ -320,7 +344,7 @@ def grouped_cost(groups: Sequence[tuple[float, int]], kind: str, prec: int) -> t
 
 
 def mitm_cost(NL: float, NR: float, g: int, kind: str, prec: int, wbits: float = 64.0,
-              cbits: float = 0.0) -> tuple[Estimate, Estimate]:
+              cbits: float = 0.0, mag: int = 0) -> tuple[Estimate, Estimate]:
     """``(build, one evaluation)`` of meet in the middle with ``NL``, ``NR`` classes per half.
 
     Per class: exponent vectors and keys (numpy), its values ``W_X``, ``W_notX`` while
@@ -329,7 +353,7 @@ def mitm_cost(NL: float, NR: float, g: int, kind: str, prec: int, wbits: float =
     binomials ``C(n_j, m_j)`` of one half: about ``0.73 sum n_j``), ``wbits`` of an exact value.
     """
     N = NL + NR
-    eb = elem_bytes(kind, prec, wbits)
+    eb = elem_bytes(kind, prec, wbits, mag)
     per = 300 + 6 * eb + 24 * max(g, 1) + 3 * cbits / 8
     build = Estimate(N * (4e-6 + 1e-6 * g + 1e-9 * cbits), N * per + ALLOC_SLACK)
     ev = Estimate(NL * (3e-6 + (1e-8 * wbits if kind == "exact" else 2e-9 * prec) + 5e-10 * cbits), ALLOC_SLACK)

@@ -54,13 +54,14 @@ class Grouped(Structure):
         return n * max(1, len(self.groups))
 
     def estimate(self, kind: str, prec: int):
-        from .costs import grouped_cost
+        from .costs import grouped_cost, magnitude_bits
 
         def bits(v):
             q = v.exact()
             return float(q.numerator.bit_length() + q.denominator.bit_length()) if q is not None else 64.0
 
-        return grouped_cost([(bits(v), n) for v, n in self.groups], kind, prec)
+        mag = magnitude_bits(self.groups) if kind == "arb" else 0  # the balls' precision rises with it
+        return grouped_cost([(bits(v), n) for v, n in self.groups], kind, prec + mag, mag)
 
     def _classes(self, field: Field):
         key = (field.name, getattr(field, "prec", None))
