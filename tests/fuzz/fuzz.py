@@ -31,8 +31,10 @@ import multiprocessing as mp
 import os
 import random
 import resource
+import shutil
 import signal
 import sys
+import tempfile
 import time
 from collections import Counter
 
@@ -257,8 +259,18 @@ def _run_api(r_seed: int, seconds: int) -> tuple[str, dict]:
         signal.alarm(0)
 
 
+def _case_text(kind: str, seed: int, argv) -> str:
+    if kind == "cli":
+        return "exactdp " + " ".join(a if len(a) < 60 else a[:30] + "..." for a in argv)
+    return api_call(random.Random(seed))[0]  # the description only: nothing runs
+
+
 def _worker(args: tuple) -> dict:
-    kind, seed, argv, seconds = args
+    kind, seed, argv, seconds = args[:4]
+    marks = args[5] if len(args) > 5 else None
+    if marks:  # what this process runs now: a process that dies (a C library's abort) is reported with it
+        with open(os.path.join(marks, f"{os.getpid()}.case"), "w") as fh:
+            json.dump({"index": args[4], "case": _case_text(kind, seed, argv), "kind": kind}, fh)
     if kind == "cli":
         res = _run_cli(argv, seconds)
         res["case"] = "exactdp " + " ".join(a if len(a) < 60 else a[:30] + "..." for a in argv)
@@ -266,7 +278,20 @@ def _worker(args: tuple) -> dict:
         desc, res = _run_api(seed, seconds)
         res["case"] = desc
     res["kind"] = kind
+    if len(args) > 4:
+        res["index"] = args[4]
+    if marks:
+        with contextlib.suppress(OSError):
+            os.remove(os.path.join(marks, f"{os.getpid()}.case"))
     return res
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except OSError:
+        return False
+    return True
 
 
 def _init_worker(memory_gib: float, limit_seconds: float) -> None:
@@ -289,10 +314,36 @@ def run(cases: int, seed: int, *, workers: int = 2, seconds: int = 60, memory_gi
     t0 = time.perf_counter()
     ctx = mp.get_context("fork")
     results = []
-    # maxtasksperchild: a worker that grew (a large exact computation) is replaced
+    marks = tempfile.mkdtemp(prefix="exactdp-fuzz-")
+    tasks = [job + (i, marks) for i, job in enumerate(jobs)]
+    # maxtasksperchild: a worker that grew (a large exact computation) is replaced. A worker
+    # that dies (a C library aborting, e.g. GMP out of memory under the cap) loses its task:
+    # its mark file names the case, and the run goes on without waiting for it.
     with ctx.Pool(workers, initializer=_init_worker, initargs=(memory_gib, seconds / 3), maxtasksperchild=50) as pool:
-        for res in pool.imap(_worker, jobs, chunksize=4):
-            results.append(res)
+        it = pool.imap_unordered(_worker, tasks, chunksize=1)
+        done = 0
+        while done < len(tasks):
+            try:
+                results.append(it.next(timeout=5))
+                done += 1
+                continue
+            except mp.TimeoutError:
+                pass
+            except StopIteration:
+                break
+            for name in os.listdir(marks):
+                pid = int(name.split(".")[0])
+                if not _alive(pid):
+                    with open(os.path.join(marks, name)) as fh:
+                        mark = json.load(fh)
+                    os.remove(os.path.join(marks, name))
+                    results.append({"ok": False, "why": "the worker process died (a C library's abort: no "
+                                    "exception, no refusal)", "case": mark["case"], "kind": mark["kind"],
+                                    "index": mark["index"]})
+                    done += 1
+    with contextlib.suppress(OSError):
+        shutil.rmtree(marks)
+    results.sort(key=lambda x: x.get("index", 0))
     elapsed = time.perf_counter() - t0
     fails = [x for x in results if not x["ok"]]
     return {
