@@ -68,6 +68,49 @@ def test_binomial_tail_against_fractions(k, x):
                 assert hi - lo <= want * Fraction(1, 2**100), (k, x, m0, lower, v)
 
 
+@pytest.mark.parametrize("x", [Fraction(11, 10), Fraction(101, 100), Fraction(10, 11)])
+def test_binomial_tail_as_a_hypergeometric_function_against_fractions(x, monkeypatch):
+    # the 2F1 path (used for long windows, here forced at k = 3000) against exact Fractions,
+    # both directions, from the mode out to far tails
+    import exactdp.engines.windowed as wmod
+
+    monkeypatch.setattr(wmod, "HYPGEOM_MIN_TERMS", 0)
+    k = 3000
+    a, b = x.numerator, x.denominator  # P[X = m] = C(k, m) a^m b^(k - m) / (a + b)^k, in integers
+    cnt = [math.comb(k, m) * a**m * b ** (k - m) for m in range(k + 1)]
+    Z = (a + b) ** k
+    p = float(x / (1 + x))
+    mode = math.floor((k + 1) * p)
+    sd = math.sqrt(k * p * (1 - p))
+    for z in (1.5, 3, 8, 20):
+        for lower in (False, True):
+            m0 = int(mode - z * sd) if lower else int(mode + z * sd)
+            want = Fraction(sum(cnt[: m0 + 1]) if lower else sum(cnt[m0:]), Z)
+            v = binomial_tail(k, RatExp.from_exp(x), m0, 128, lower=lower)
+            lo, hi = arb_bounds(v)
+            assert lo <= want <= hi, (x, z, lower)
+            assert hi - lo <= want * Fraction(1, 2**100), (x, z, lower, v)
+
+
+@pytest.mark.parametrize("eps,k", [("0.01", 10**6), ("0.3", 2 * 10**6), ("0.001", 10**7)])
+def test_hypergeometric_and_window_sums_agree_at_large_k(eps, k, monkeypatch):
+    # two algorithms for one tail: Arb's 2F1 and the window sum with its tail bound
+    import exactdp.engines.windowed as wmod
+
+    w = RatExp(Fraction(1), Fraction(eps))  # e^eps
+    lw = float(Fraction(eps))
+    p = 1 / (1 + math.exp(-lw))
+    mode, sd = (k + 1) * p, math.sqrt(k * p * (1 - p))
+    for z in (0.5, 4.3, 12):
+        m0 = int(mode + z * sd)
+        a = binomial_tail(k, w, m0, 128)
+        monkeypatch.setattr(wmod, "HYPGEOM_MAX_PREC", 0)
+        b = binomial_tail(k, w, m0, 128)
+        monkeypatch.undo()
+        assert a.overlaps(b), (eps, k, z)
+        assert float(a.rad() / a.mid()) < 2.0**-100 and float(b.rad() / b.mid()) < 2.0**-100
+
+
 # ------------------------------------------------------------------ against the exact engine
 
 
