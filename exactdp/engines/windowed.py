@@ -40,6 +40,15 @@ reached). ``P[Y >= m_hi]`` is always summed upwards: ``t >= 1`` makes
 ``arb.lgamma`` at ``prec + 48 + log2 k`` bits (``ln C(k, m)`` is about ``k``,
 so its absolute error must be ``2^-(prec+8)``).
 
+**Long windows as one function.** Upwards from ``m0`` the ratio of consecutive terms is
+that of the terminating Gauss series ``2F1(m0 - k, 1; m0 + 1; -x)`` (downwards,
+``2F1(-m0, 1; k - m0 + 1; -1/x)``), so the whole tail is ``B(m0)`` times that function, which
+Arb evaluates rigorously without visiting the terms: 10-90 ms at k = 10^9 where the window
+has 10^5 terms (0.1-0.3 s). It is used for windows of more than ``HYPGEOM_MIN_TERMS``
+terms up to ``HYPGEOM_MAX_PREC`` bits (measured there; at 1024 bits Arb took tens of
+seconds and returned wide balls) when the terms decrease from ``m0``; a result that is
+not finite or wider than ``2^-prec`` relative falls back to the window sum.
+
 Cost: the window has about ``(sqrt(2 (prec + 12) ln 2) + c) sqrt(k p (1-p))``
 terms (a Gaussian tail), so an evaluation grows like ``sqrt(k)`` times the
 precision's square root, not ``k``; the pair of sums is cached per ``(m_hi,
