@@ -40,8 +40,10 @@ __all__ = [
 #: Version of the JSON form written by :meth:`Mechanism.to_json` / :meth:`Composition.to_json`.
 JSON_VERSION = 1
 
-#: Largest composition :func:`mechanisms` builds (``len(eps) * k``).
-MAX_MECHANISMS = 10_000_000
+#: Largest composition :func:`mechanisms` builds (``len(eps) * k``). The composition is
+#: kept as counts at any size; beyond 10^12 even the windowed homogeneous kernel is over the
+#: default cost limits (estimated 63 s and 3.7 GiB at 10^12), so every request would be refused.
+MAX_MECHANISMS = 10**12
 
 #: Largest exact ``prod (1 - delta_i)`` built, in bits (GMP takes about 4 s there); larger is
 #: refused up front (:attr:`Composition.delta_product`).
@@ -562,8 +564,9 @@ def mechanisms(
         deltas = [delta] * len(vals)
     total = len(vals) * k
     if total > MAX_MECHANISMS:
-        raise CostTooHigh("k", f"{len(vals)} x {k} = {total:.3g} mechanisms is refused (limit {MAX_MECHANISMS:.0e}): "
-                          "no exact kernel handles that many (the homogeneous one stops near 1.3e5)",
+        raise CostTooHigh("k", f"{len(vals)} x {k} = {total:.3g} mechanisms is refused (len(eps) * k must be in "
+                          f"[1, {MAX_MECHANISMS:.0e}]): no kernel answers beyond it within the cost limits (the "
+                          "windowed homogeneous one, the fastest, is over them at 1e+12)",
                           estimate=total, limit=MAX_MECHANISMS, alternative="fewer mechanisms")
     out = []
     for i, (v, d) in enumerate(zip(vals, deltas)):

@@ -16,7 +16,7 @@ Differential Privacy" (TCC 2016), Section 5; ``docs/approx.md``; ``docs/errata.m
 from ..engines.costs import MAX_DEGREE, MAX_EXPONENT, MAX_POLY_BITS, MAX_PROOF_SECONDS
 from .decision import lemma52_decide
 from .knapsack import _knapsack_arb, knapsack_arb, knapsack_sum
-from .lattice import lattice_exponents
+from .lattice import lattice_exponent_groups, lattice_exponents
 from .lemma53 import lemma53_bound
 from .sandwich import Bounds, delta_bounds, optcomp_bounds
 from .theorem17 import FORMS, VARIANTS, ApproxResult, theorem17
@@ -27,6 +27,7 @@ __all__ = [
     "lemma52_decide",
     "lemma53_bound",
     "lattice_exponents",
+    "lattice_exponent_groups",
     "theorem17",
     "ApproxResult",
     "Bounds",

@@ -17,7 +17,15 @@ from typing import Optional, Sequence
 
 from .._backend import workprec
 from ..engines.base import Target
-from ..engines.costs import EVALS_OPTCOMP, MAX_EXPONENT, check_estimate, check_poly_cost, current_limits, lattice_build
+from ..engines.costs import (
+    EVALS_OPTCOMP,
+    MAX_EXPONENT,
+    check_estimate,
+    check_per_mechanism,
+    check_poly_cost,
+    current_limits,
+    lattice_build,
+)
 from ..engines.fields import Field
 from ..engines.inverse import Inverse, eps_at_W, invert_certified, invert_exact
 from ..engines.lattice import Lattice
@@ -29,6 +37,7 @@ __all__ = [
     "LatticeProblem",
     "optcomp_lattice",
     "lattice_exponents",
+    "lattice_exponent_groups",
     "exponent",
     "degree_estimate",
     "check_eta",
@@ -50,26 +59,48 @@ class LatticeProblem:
 
     method = "lattice"
 
-    def __init__(self, u: ExpNum, a: Sequence[int], *, P: Fraction = Fraction(1), parameter: str = "eta",
-                 hint: str = "use a larger eta (a coarser lattice)"):
+    def __init__(self, u: ExpNum, a: Optional[Sequence[int]] = None, *, groups: Optional[Sequence[tuple[int, int]]] = None,
+                 P: Fraction = Fraction(1), parameter: str = "eta", hint: str = "use a larger eta (a coarser lattice)"):
+        # the exponents are kept as counts {a_i: n}: k = 10^9 mechanisms are a few distinct a_i
+        if (a is None) == (groups is None):
+            raise InvalidArgument("a / groups", "given, exactly one of the two", None)
+        al = [int(x) for x in a] if a is not None else None
+        counts: dict = {}
+        for x, n in (((x, 1) for x in al) if al is not None else groups):  # type: ignore[union-attr]
+            counts[int(x)] = counts.get(int(x), 0) + int(n)
         self.u = u
         self.P = P
-        self.a = [int(x) for x in a]
-        self.A = sum(self.a)
-        self.k = len(self.a)
+        self.A = sum(x * n for x, n in counts.items())
+        self.k = sum(counts.values())
         self.uq: Optional[Fraction] = u.exact()
         self.eps0: Optional[Fraction] = u.log_exact()
         self._parameter = parameter
         self._hint = hint
         self._struct: Optional[Lattice] = None
         self._Z: dict = {}
+        self._a: Optional[list[int]] = al
         lu = u.flog()
         self.ln_W = self.A * lu
-        counts: dict = {}
-        for x in self.a:
-            counts[x] = counts.get(x, 0) + 1
         self._counts = counts
         self.log_Z = math.fsum(n * _log1p_exp(x * lu) for x, n in counts.items())
+
+    @property
+    def groups(self) -> list[tuple[int, int]]:
+        """The exponents as sorted pairs ``(a_i, count)``."""
+        return sorted(self._counts.items())
+
+    @property
+    def a(self) -> list[int]:
+        """The exponents one per mechanism (the Lemma 5.1 tables need them so).
+
+        Raises:
+            CostTooHigh: more than ``MAX_PER_MECHANISM`` mechanisms (before the list is built).
+        """
+        if self._a is None:
+            check_per_mechanism(self.k, self._parameter, "the list of lattice exponents a_i",
+                                "the fast form (form='fast') works from the counts")
+            self._a = [x for x, n in self.groups for _ in range(n)]
+        return self._a
 
     @property
     def struct(self) -> Lattice:
@@ -228,13 +259,40 @@ def lattice_exponents(mechanisms, *, eps0: object = None, exp_base: object = Non
     comp = as_composition(mechanisms)
     rounding = parse_choice(rounding, "rounding", ("down", "up"))
     u = _base(eps0, exp_base)
-    cache: dict = {}
-    out = []
-    for m in comp:
-        if m.w not in cache:
-            cache[m.w] = exponent(m.w, u, rounding)
-        out.append(cache[m.w])
-    return out
+    # the answer is one integer per mechanism: refused before it is built when too long
+    check_per_mechanism(comp.k, "mechanisms", "lattice_exponents' list",
+                        "lattice_exponent_groups gives the same exponents as (a_i, count) pairs")
+    cache = {m.w: exponent(m.w, u, rounding) for m, _ in comp.groups()}
+    return [cache[m.w] for m, n in comp.runs() for _ in range(n)]
+
+
+def lattice_exponent_groups(mechanisms, *, eps0: object = None, exp_base: object = None,
+                            rounding: str = "down") -> list[tuple[int, int]]:
+    """The exponents of :func:`lattice_exponents` as sorted pairs ``(a, count)``: the number of
+    mechanisms whose ``e^eps_i`` rounds to ``u^a``, computed from the composition's counts
+    (``k = 10^9`` copies cost one exponent).
+
+    Guarantee: exact (as :func:`lattice_exponents`).
+
+    Raises:
+        InvalidArgument / PrecisionError: as :func:`lattice_exponents`.
+
+    Examples:
+        >>> from exactdp import mechanisms
+        >>> lattice_exponent_groups(mechanisms(eps=["0.25", "0.3", "0.2"], k=10**9), eps0="0.1")
+        [(2, 2000000000), (3, 1000000000)]
+
+    References:
+        Murtagh-Vadhan proof of Theorem 1.7 (``a_i = floor(k eps_i / eta)``).
+    """
+    comp = as_composition(mechanisms)
+    rounding = parse_choice(rounding, "rounding", ("down", "up"))
+    u = _base(eps0, exp_base)
+    counts: dict = {}
+    for m, n in comp.groups():
+        x = exponent(m.w, u, rounding)
+        counts[x] = counts.get(x, 0) + n
+    return sorted(counts.items())
 
 
 def _base(eps0: object, exp_base: object) -> ExpNum:

@@ -108,12 +108,13 @@ def _sandwich_levels(ms, base: str, wd: Fraction, max_degree: int):
             return
         lo_of = {m.w: exponent(m.w, u, "down") for m, _ in ms.groups()}
         hi_of = {m.w: exponent(m.w, u, "up") for m, _ in ms.groups()}
-        a_lo = [lo_of[m.w] for m in ms]
-        a_hi = [hi_of[m.w] for m in ms]
-        if sum(a_hi) > max_degree:
+        # the rounded exponents as sorted (a_i, count) pairs, never one per mechanism
+        a_lo, a_hi = _exponent_groups(ms, lo_of), _exponent_groups(ms, hi_of)
+        deg = sum(a * n for a, n in a_hi)
+        if deg > max_degree:
             if levels == 0:
-                raise CostTooHigh("width", f"the first lattice already has degree {sum(a_hi)} > max_degree={max_degree}",
-                                  estimate=sum(a_hi), limit=max_degree, alternative="a larger max_degree")
+                raise CostTooHigh("width", f"the first lattice already has degree {deg} > max_degree={max_degree}",
+                                  estimate=deg, limit=max_degree, alternative="a larger max_degree")
             return
         # each level builds two count polynomials; refinement stops (best bounds so far,
         # width_reached False) before the levels together would pass the limits in force
@@ -127,17 +128,23 @@ def _sandwich_levels(ms, base: str, wd: Fraction, max_degree: int):
         n += 1
 
 
+def _exponent_groups(ms, of: dict) -> list[tuple[int, int]]:
+    """The lattice exponents ``of[w_i]`` of the composition as sorted pairs ``(a, count)``."""
+    c: dict = {}
+    for m, n in ms.groups():
+        c[of[m.w]] = c.get(of[m.w], 0) + n
+    return sorted(c.items())
+
+
+def _degree(groups: list[tuple[int, int]]) -> int:
+    return sum(a * n for a, n in groups)
+
+
 def _level_estimate(ms, lo_of: dict, hi_of: dict) -> Estimate:
     """Estimated time (both polynomials) and peak memory (the larger) of one sandwich level."""
-    def groups(of: dict) -> list[tuple[int, int]]:
-        c: dict = {}
-        for m, n in ms.groups():
-            c[of[m.w]] = c.get(of[m.w], 0) + n
-        return sorted(c.items())
-
     out = []
     for of in (lo_of, hi_of):
-        g = groups(of)
+        g = _exponent_groups(ms, of)
         A = sum(a * n for a, n in g)
         kp = sum(n for a, n in g if a > 0)
         out.append(lattice_build(g).then(lattice_eval(A, kp, "arb", 128), EVALS_OPTCOMP))
@@ -227,8 +234,8 @@ def optcomp_bounds(
     last = (None, None, 0)
     for u, e0, ub, a_lo, a_hi in _sandwich_levels(ms, base, wd, max_degree):
         try:
-            r_lo = optcomp_lattice(LatticeProblem(u, a_lo, parameter="width"), tau, digits)
-            r_hi = r_lo if a_hi == a_lo else optcomp_lattice(LatticeProblem(u, a_hi, parameter="width"), tau, digits)
+            r_lo = optcomp_lattice(LatticeProblem(u, groups=a_lo, parameter="width"), tau, digits)
+            r_hi = r_lo if a_hi == a_lo else optcomp_lattice(LatticeProblem(u, groups=a_hi, parameter="width"), tau, digits)
         except CostTooHigh:
             if not levels:
                 raise
@@ -238,9 +245,9 @@ def optcomp_bounds(
             lo_best, ex_lo = r_lo.value.lower, r_lo.exp_exact
         if levels == 1 or r_hi.value.upper < hi_best:  # type: ignore[operator]
             hi_best, ex_hi = r_hi.value.upper, r_hi.exp_exact
-        last = (e0, ub, sum(a_hi))
+        last = (e0, ub, _degree(a_hi))
         if hi_best - lo_best <= wd:  # type: ignore[operator]
-            return Bounds(Enclosure(lo_best, hi_best), base, e0, ub, sum(a_hi), levels, True, ex_lo, ex_hi)
+            return Bounds(Enclosure(lo_best, hi_best), base, e0, ub, _degree(a_hi), levels, True, ex_lo, ex_hi)
     return Bounds(Enclosure(lo_best, hi_best), base, last[0], last[1], last[2], levels, False, ex_lo, ex_hi)
 
 
@@ -301,16 +308,16 @@ def delta_bounds(
     last = (None, None, 0)
     for u, e0, ub, a_lo, a_hi in _sandwich_levels(ms, base, wd, max_degree):
         try:
-            lo = _delta_lattice(LatticeProblem(u, a_lo, P=P, parameter="width"), t_num, digits).lower
-            hi = _delta_lattice(LatticeProblem(u, a_hi, P=P, parameter="width"), t_num, digits).upper
+            lo = _delta_lattice(LatticeProblem(u, groups=a_lo, P=P, parameter="width"), t_num, digits).lower
+            hi = _delta_lattice(LatticeProblem(u, groups=a_hi, P=P, parameter="width"), t_num, digits).upper
         except CostTooHigh:
             if not levels:
                 raise
             break  # a finer level over the limits: the best bounds so far
         levels += 1
         lo_best, hi_best = max(lo_best, lo), min(hi_best, hi)
-        last = (e0, ub, sum(a_hi))
+        last = (e0, ub, _degree(a_hi))
         if hi_best - lo_best <= wd or (stop is not None and stop(lo_best, hi_best)):
-            return Bounds(Enclosure(lo_best, hi_best), base, e0, ub, sum(a_hi), levels, hi_best - lo_best <= wd)
+            return Bounds(Enclosure(lo_best, hi_best), base, e0, ub, _degree(a_hi), levels, hi_best - lo_best <= wd)
     return Bounds(Enclosure(lo_best, hi_best), base, last[0], last[1], last[2], levels, False)
 

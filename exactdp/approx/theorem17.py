@@ -228,9 +228,12 @@ def theorem17(
     A_est = total / lu if lu > 0 else math.inf  # eta = 1e-400 underflows ln u to 0
     if not (A_est <= 2 * MAX_DEGREE and k * A_est <= 2 * MAX_POLY_BITS):  # before any exact work (k more at most)
         check_poly_cost(k, A_est, pname, hint())
-    expo = {w: exponent(w, u, rounding) for w, _ in ws}
-    a = [expo[m.w] for m in comp]
-    lat = LatticeProblem(u, a, parameter=pname, hint=hint())
+    # the rounded exponents as counts (a huge eta rounds 10^9 mechanisms to a_i = 0: one pair)
+    expo: dict = {}
+    for w, n in ws:
+        x = exponent(w, u, rounding)
+        expo[x] = expo.get(x, 0) + n
+    lat = LatticeProblem(u, groups=sorted(expo.items()), parameter=pname, hint=hint())
     check_poly_cost(k, lat.A, pname, hint())
     # the rounded eps_i sum to A ln u: OptComp of the rounded problem searches t up to e^{A ln u}
     # (a huge eta rounds every eps_i up to eta / k); its points are binary rationals of about

@@ -49,8 +49,11 @@ METHOD_CHOICES = ("auto", "homogeneous", "windowed", "lattice", "grouped", "mitm
 MAX_DIGITS = 10_000
 
 #: Largest number of mechanisms the command line builds (the library's MAX_MECHANISMS;
-#: refused before anything is built).
-MAX_CLI_MECHANISMS = 10_000_000
+#: refused before anything is built; compositions are kept as counts, never as lists).
+MAX_CLI_MECHANISMS = 10**12
+
+#: Why MAX_CLI_MECHANISMS (the default reason of a refusal by check_mechanism_args).
+_WHY_MAX = "no kernel answers beyond it within the cost limits (the windowed homogeneous one is over them at 1e+12)"
 
 #: Longest number the command line accepts, in decimal digits (exponent included).
 MAX_NUMBER_DIGITS = 1000
@@ -154,8 +157,7 @@ def add_mechanism_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("-k", type=positive_int("-k"), default=1, metavar="N", help="repeat the mechanism list N times (default 1)")
 
 
-def check_mechanism_args(args: argparse.Namespace, limit: int = MAX_CLI_MECHANISMS,
-                         why: str = "the mechanism list alone would not fit in memory") -> None:
+def check_mechanism_args(args: argparse.Namespace, limit: int = MAX_CLI_MECHANISMS, why: str = _WHY_MAX) -> None:
     """Validate the MECHS arguments without loading anything numeric: oversized numbers,
     a huge ``-k`` (before anything is built), and every eps / delta (the library's parsers,
     the library's parameter names and order).
@@ -168,7 +170,8 @@ def check_mechanism_args(args: argparse.Namespace, limit: int = MAX_CLI_MECHANIS
     items = split_list(args.eps if args.eps is not None else args.exp_eps, "--eps" if args.eps is not None else "--exp-eps")
     n = len(items) * args.k
     if n > limit:
-        raise CostTooHigh("-k", f"{len(items)} x {args.k} = {n:.3g} mechanisms is refused (limit {limit:.3g}): {why}",
+        raise CostTooHigh("-k", f"{len(items)} x {args.k} = {n:.3g} mechanisms is refused (the number of values times "
+                          f"-k must be in [1, {limit:.3g}]): {why}",
                           estimate=n, limit=limit, alternative=None)
     deltas = split_list(args.delta, "--delta")
     from ..numbers.parse import parse_delta, parse_eps, parse_exp_eps
@@ -186,8 +189,7 @@ def check_mechanism_args(args: argparse.Namespace, limit: int = MAX_CLI_MECHANIS
             parse_one(v, f"{name}[{i}]")
 
 
-def mechanisms_from_args(args: argparse.Namespace, limit: int = MAX_CLI_MECHANISMS,
-                         why: str = "the mechanism list alone would not fit in memory"):
+def mechanisms_from_args(args: argparse.Namespace, limit: int = MAX_CLI_MECHANISMS, why: str = _WHY_MAX):
     """The composition described by the MECHS arguments (checked first by :func:`check_mechanism_args`).
 
     Raises:

@@ -47,6 +47,8 @@ __all__ = [
     "MAX_POLY_BITS",
     "MAX_PROOF_SECONDS",
     "MAX_EXPONENT",
+    "MAX_PER_MECHANISM",
+    "check_per_mechanism",
     "DEFAULT_MAX_SECONDS",
     "DEFAULT_MAX_BYTES",
     "Estimate",
@@ -98,6 +100,12 @@ PROOF_SECONDS_PER_CELL = 5e-8  # measured: 14.6 min / 1.72e10 cells at k = 1000 
 #: Largest single lattice exponent a_i considered (beyond it the exact floor decision
 #: itself would explode: it compares u^{a_i} with w_i).
 MAX_EXPONENT = 2**62
+#: Largest number of mechanisms for which anything is built one entry per mechanism (an
+#: order, a Lemma 5.1 table row, a list of lattice exponents). A composition itself is
+#: kept as counts (``exactdp.events.MAX_MECHANISMS`` is far larger): only algorithms that
+#: are inherently per mechanism are refused above this, before anything is built.
+#: Measured: a list of 10^7 small ints is 80 MB and 0.3 s to build.
+MAX_PER_MECHANISM = 10_000_000
 
 # --------------------------------------------------------------------------
 # limits and the knob
@@ -293,12 +301,16 @@ def lattice_build(groups_a: Sequence[tuple[int, int]]) -> Estimate:
     A = sum(a * n for a, n in gs)
     kp = sum(n for a, n in gs if a > 0)
     nz = [(a, n) for a, n in gs if a > 0]
+    # n0 mechanisms with a = 0 multiply every coefficient by 2^n0: n0 more bits each (eps = 0
+    # x 10^9 is the integer 2^(10^9); measured peak 1.0 GB at n0 = 10^9, about 8 bytes per bit)
+    n0 = sum(n for a, n in gs if a == 0)
+    zbits = float(n0) * (A + 1)
     if len(nz) <= 1:
         n = nz[0][1] if nz else 0
         bits = homogeneous_bits(n) + 64.0 * (A + 1)
-        return Estimate(8e-10 * bits + 1e-7 * (A + 1), 1.25 * bits / 8 + 16.0 * (A + 1) + ALLOC_SLACK)
+        return Estimate(8e-10 * (bits + zbits) + 1e-7 * (A + 1), 1.25 * bits / 8 + zbits + 16.0 * (A + 1) + ALLOC_SLACK)
     bits = float(A + 1) * (kp + 64)
-    return Estimate(4.4e-9 * float(A + 1) ** 1.15 * (kp + 64), 9.0 * bits / 8 + ALLOC_SLACK)
+    return Estimate(4.4e-9 * float(A + 1) ** 1.15 * (kp + 64) + 8e-10 * zbits, 9.0 * bits / 8 + zbits + ALLOC_SLACK)
 
 
 def lattice_eval(A: int, kp: int, kind: str, prec: int, ubits: float = 0.0, coeff_bits: Optional[float] = None) -> Estimate:
@@ -417,6 +429,29 @@ def poly_cost(k: int, A: int) -> tuple[float, float]:
     mechanisms. Guarantee: approximate (measured rates). Raises: nothing."""
     bits = float(k) * float(A)
     return bits * POLY_BYTES_PER_BIT, bits * POLY_SECONDS_PER_BIT
+
+
+def check_per_mechanism(k: int, parameter: str, what: str, alternative: str,
+                        limit: Optional[int] = None) -> None:
+    """Refuse, before anything is built, an algorithm that needs one entry per mechanism
+    for more than ``limit`` (default :data:`MAX_PER_MECHANISM`) mechanisms.
+
+    Guarantee: exact decision (``k`` against the limit).
+
+    Raises:
+        CostTooHigh: ``k > limit``, naming ``what``, the limit and ``alternative``.
+
+    Examples:
+        >>> check_per_mechanism(10**9, "mechanisms", "the Lemma 5.1 table", "form='fast'")
+        Traceback (most recent call last):
+        ...
+        exactdp.errors.CostTooHigh: mechanisms: the Lemma 5.1 table needs one entry per mechanism: 1e+09 mechanisms is refused (limit 1e+07); form='fast'
+    """
+    lim = MAX_PER_MECHANISM if limit is None else limit
+    if k > lim:
+        raise CostTooHigh(parameter, f"{what} needs one entry per mechanism: {k:.3g} mechanisms is refused "
+                          f"(limit {lim:.3g}); {alternative}",
+                          estimate={"mechanisms": k}, limit={"mechanisms": lim}, alternative=alternative)
 
 
 def check_poly_cost(k: int, A: float, parameter: str, hint: str = "use a larger eta (a coarser lattice)") -> None:

@@ -41,7 +41,7 @@ from typing import Iterable, Optional, Sequence
 
 from .._backend import workprec
 from ..errors import CostTooHigh, InvalidArgument
-from ..events import Mechanism, as_composition
+from ..events import Composition, Mechanism, as_composition
 from ..links import implements
 from ..numbers import (
     MAXPREC,
@@ -803,17 +803,28 @@ def tradeoff_from_guarantees(guarantees: Iterable[Mechanism], *, digits: int = 3
     composition's own profile at its privacy-loss values it is the composition's trade-off
     function (the (eps, delta) -> f-DP conversion; checked against the engine by the tests).
 
-    ``guarantees``: :class:`~exactdp.Mechanism` objects, read as (eps, delta) guarantees.
+    ``guarantees``: :class:`~exactdp.Mechanism` objects, read as (eps, delta) guarantees (a
+    :class:`~exactdp.Composition` is read as its distinct mechanisms: repeats change no maximum).
 
     Guarantee: exact (rational vertices when every ``e^eps_j`` is rational; ``Q(e^g)`` for rational eps).
 
     Raises:
         InvalidArgument: an empty list or a non-Mechanism. NotExact: a root or computable ``e^eps``.
 
+    Examples:
+        >>> from exactdp import Mechanism, mechanisms
+        >>> f = tradeoff_from_guarantees(mechanisms(eps=["0.1"], k=10**9))   # one distinct guarantee
+        >>> f == tradeoff_from_guarantees([Mechanism(eps="0.1")]) == f_eps_delta(eps="0.1")
+        True
+
     References:
         Vadhan-Zhang Section 1; Kairouz-Oh-Viswanath Theorem 3.3; Dong-Roth-Su, the primal-dual conversion between f-DP and (eps, delta) profiles.
     """
-    ms = list(guarantees) if not isinstance(guarantees, Mechanism) else [guarantees]
+    if isinstance(guarantees, Composition):
+        # a max over the guarantees: each distinct one once (a composition of 10^9 is a few)
+        ms = [m for m, _ in guarantees.groups()]
+    else:
+        ms = list(guarantees) if not isinstance(guarantees, Mechanism) else [guarantees]
     if not ms:
         raise InvalidArgument("guarantees", "a non-empty list of Mechanism", "an empty list")
     for i, m in enumerate(ms):

@@ -162,10 +162,17 @@ def _engine_for(comp: Composition) -> str:
     return "auto"
 
 
-@lru_cache(maxsize=4096)
 def _optimum(comp: Composition, direction: str, query: Fraction, digits: int) -> Enclosure:
+    # cached by the groups (the optimum depends on the multiset only): hashing the composition
+    # itself walks its runs, 3 x 10^9 of them for mechanisms(eps=[a, b, c], k=10**9)
+    return _optimum_of_groups(comp.groups(), direction, query, digits)
+
+
+@lru_cache(maxsize=4096)
+def _optimum_of_groups(groups: tuple, direction: str, query: Fraction, digits: int) -> Enclosure:
     from ..engines import composed_delta, optcomp
 
+    comp = Composition(list(groups))
     engine = _engine_for(comp)
     if direction == "epsilon":
         return optcomp(comp, query, digits=digits, engine=engine).value

@@ -87,7 +87,7 @@ def test_huge_numbers_are_refused_or_printed_without_str_limits():
     assert fraction_to_decimal(F(10 ** 5000 + 1, 3), 3, "up") == "3.34e+4999"
     assert fraction_str(F(1, 10 ** 5000)) == "1/1" + "0" * 5000
     with pytest.raises(CostTooHigh) as ei:
-        mechanisms(eps="0.1", k=10 ** 8)
+        mechanisms(eps="0.1", k=10 ** 12 + 1)  # MAX_MECHANISMS = 10^12 (tests/events/test_scale_k.py)
     assert ei.value.parameter == "k"
     # the homogeneous binomial row of k = 2e5 would need ~4.7 GiB of exact coefficients (auto
     # answers with the windowed kernel instead)
