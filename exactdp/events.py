@@ -17,6 +17,7 @@ mechanism whose privacy loss is exactly ``eps = 1/10`` (``e^eps`` transcendental
 
 from __future__ import annotations
 
+import itertools
 import json
 from fractions import Fraction
 from typing import Iterable, Iterator, Optional, Sequence, Union
@@ -418,13 +419,21 @@ class Composition:
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Composition):
-            return self._k == other._k and list(self.runs()) == list(other.runs())
+            # cheap answers first: 3 values x 1e9 repeats are 3e9 runs to walk
+            if self._k != other._k:
+                return False
+            if self._parts == other._parts:
+                return True
+            if self.groups() != other.groups():
+                return False
+            return all(a == b for a, b in itertools.zip_longest(self.runs(), other.runs()))
         if isinstance(other, (tuple, list)):
             return self._k == len(other) and all(a == b for a, b in zip(self, other))
         return NotImplemented
 
     def __hash__(self) -> int:
-        return hash((Composition, tuple(self.runs())))
+        # equal compositions have equal runs, hence equal k and groups (in first-appearance order)
+        return hash((Composition, self._k, self.groups()))
 
     def __repr__(self) -> str:
         return f"Composition({self.describe()})"

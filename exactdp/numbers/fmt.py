@@ -11,6 +11,7 @@ from fractions import Fraction
 
 from .._backend import arb
 from ..errors import PrecisionError
+from .parse import coprime_fraction
 
 __all__ = ["arb_bounds", "fraction_str", "fraction_to_decimal", "pow2_text", "short_fraction"]
 
@@ -24,16 +25,26 @@ def arb_bounds(x: arb) -> tuple[Fraction, Fraction]:
     if not x.is_finite():
         raise PrecisionError("enclosure is not finite (increase precision)")
 
-    def frac(b: arb) -> Fraction:
-        m, e = b.man_exp()
-        m, e = int(m), int(e)
-        return Fraction(m * (1 << e)) if e >= 0 else Fraction(m, 1 << -e)
+    # mid and rad are exact binary numbers m 2^e: the endpoints are computed exactly,
+    # independent of the context precision (no outward rounding of lower()/upper()), in
+    # integers over one power of two (Fraction's gcds took seconds for e ~ -1e9)
+    m1, e1 = (int(v) for v in x.mid().man_exp())
+    m2, e2 = (int(v) for v in x.rad().man_exp())
+    if m2 == 0:
+        e2 = e1
+    e = min(e1, e2)
+    a, b = m1 << (e1 - e), m2 << (e2 - e)
+    return _dyadic(a - b, e), _dyadic(a + b, e)
 
-    # mid and rad are exact binary numbers: the endpoints are computed exactly,
-    # independent of the context precision (no outward rounding of lower()/upper()).
-    mid = frac(x.mid())
-    rad = frac(x.rad())
-    return mid - rad, mid + rad
+
+def _dyadic(n: int, e: int) -> Fraction:
+    """``n 2^e`` as a Fraction in lowest terms, without a gcd (the denominator is a power of 2)."""
+    if n == 0:
+        return Fraction(0)
+    tz = (n & -n).bit_length() - 1
+    n >>= tz
+    e += tz
+    return Fraction(n << e) if e >= 0 else coprime_fraction(n, 1 << -e)
 
 
 def _int_str(n: int) -> str:
@@ -58,7 +69,10 @@ def fraction_to_decimal(x: Fraction, digits: int, rounding: str) -> str:
 
     Guarantee: ``rounding="down"`` gives a string whose value is ``<= x``,
     ``"up"`` one whose value is ``>= x`` (both exact to the last digit); an exact
-    decimal is printed exactly when it fits.
+    decimal is printed exactly when it fits. Beyond ``10^+-20000``
+    (``MAX_EXACT_DECIMAL_EXPONENT``) the digits come from Arb balls: still a bound in
+    the direction asked, but an exact decimal is not recognised and the last digit may be
+    a unit or two looser.
 
     Raises:
         ValueError: ``rounding`` is neither ``"down"`` nor ``"up"``.
@@ -69,23 +83,27 @@ def fraction_to_decimal(x: Fraction, digits: int, rounding: str) -> str:
         return "0"
     neg = x < 0
     a = -x if neg else x
+    down = (rounding == "down") != neg  # magnitude rounding direction
     # e = floor(log10(a)), exactly: an estimate from bit lengths (no str() of huge
     # integers, which Python limits to 4300 digits), corrected by exact comparisons
     e = math.floor((a.numerator.bit_length() - a.denominator.bit_length()) * 0.30102999566398120)
-    while Fraction(10) ** e > a:
-        e -= 1
-    while Fraction(10) ** (e + 1) <= a:
-        e += 1
-    shift = digits - 1 - e
-    scaled = a * Fraction(10) ** shift
-    down = (rounding == "down") != neg  # magnitude rounding direction
-    m = scaled.numerator // scaled.denominator
-    inexact = m * scaled.denominator != scaled.numerator
-    if not down and inexact:
-        m += 1
-        if m == 10 ** digits:  # the carry added a digit: 99.. + 1 = 10^digits, exactly
-            m //= 10
-            shift -= 1
+    if abs(e) > MAX_EXACT_DECIMAL_EXPONENT:
+        m, shift = _digits_by_balls(a, digits, down, e)
+        inexact = True
+    else:
+        while Fraction(10) ** e > a:
+            e -= 1
+        while Fraction(10) ** (e + 1) <= a:
+            e += 1
+        shift = digits - 1 - e
+        scaled = a * Fraction(10) ** shift
+        m = scaled.numerator // scaled.denominator
+        inexact = m * scaled.denominator != scaled.numerator
+        if not down and inexact:
+            m += 1
+            if m == 10 ** digits:  # the carry added a digit: 99.. + 1 = 10^digits, exactly
+                m //= 10
+                shift -= 1
     # value = m * 10^-shift; an exact value drops its trailing zeros, a rounded
     # one keeps all `digits` significant digits
     s = _int_str(m)
@@ -107,6 +125,36 @@ def fraction_to_decimal(x: Fraction, digits: int, rounding: str) -> str:
     else:
         out = mant[0] + ("." + mant[1:] if ndig > 1 else "") + f"e{point - 1:+d}"
     return ("-" + out) if neg else out
+
+
+#: Beyond ``10^this`` (either way) :func:`fraction_to_decimal` finds the digits in Arb balls:
+#: the exact way builds ``10^e``, a 10^9-bit integer for a delta_g of ``e^(-6.9e8)`` (k = 1e9),
+#: and took hours.
+MAX_EXACT_DECIMAL_EXPONENT = 20_000
+
+
+def _digits_by_balls(a: Fraction, digits: int, down: bool, e: int) -> tuple[int, int]:
+    """``(m, shift)`` with ``m 10^-shift`` a ``digits``-digit bound of ``a > 0`` in the direction
+    ``down`` (``m 10^-shift <= a``) or up (``>= a``): ``m`` is the floor of the lower end (or the
+    ceiling of the upper end) of a ball around ``a 10^shift``, so the bound holds whatever the
+    ball's width; at ``4 digits + 64`` bits it is the correctly rounded one except within
+    ``2^-60`` of a digit boundary (an exact decimal, say), where it is a unit or two looser."""
+    from .._backend import fmpq, workprec
+
+    prec = 4 * digits + 64 + max(abs(e), 1).bit_length()
+    with workprec(prec):
+        A = arb(fmpq(a.numerator, a.denominator))
+        for _ in range(4):  # e from the bit lengths is within one of floor(log10 a)
+            shift = digits - 1 - e
+            lo, hi = arb_bounds(A * arb(10) ** shift)
+            m = (lo.numerator // lo.denominator) if down else -((-hi.numerator) // hi.denominator)
+            if m >= 10**digits:
+                e += 1
+            elif m < 10 ** (digits - 1):
+                e -= 1
+            else:
+                return m, shift
+    return m, shift
 
 
 def short_fraction(x: Fraction, limit: int = 120) -> str:

@@ -137,3 +137,23 @@ def test_as_composition_refuses_non_mechanisms():
     for bad in ([], [1, 2], "0.1", b"0.1", 3):
         with pytest.raises(InvalidArgument):
             as_composition(bad)
+
+
+def test_equality_and_hash_of_huge_nested_repeats_without_walking_runs():
+    # 3 values x 1e9 repeats are 3e9 runs: equality and hash decide from k, parts and groups;
+    # equal runs still mean equal compositions (checked against the runs on small cases)
+    from exactdp.events import Composition
+
+    a = mechanisms(eps=["0.1", "0.2", "0.3"], k=10**9)
+    b = mechanisms(eps=["0.1", "0.2", "0.3"], k=10**9)
+    assert a == b and hash(a) == hash(b)
+    assert a != mechanisms(eps=["0.1", "0.3", "0.2"], k=10**9)
+    m1, m2 = Mechanism(eps="0.1"), Mechanism(eps="0.2")
+    small = [mechanisms(eps=["0.1", "0.2"], k=2), Composition([(m1, 1), (m2, 1), (m1, 1), (m2, 1)]),
+             Composition([(m1, 2), (m2, 2)]), mechanisms(eps=["0.2", "0.1"], k=2)]
+    for x in small:
+        for y in small:
+            same = list(x.runs()) == list(y.runs())
+            assert (x == y) == same
+            if same:
+                assert hash(x) == hash(y)

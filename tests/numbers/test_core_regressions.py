@@ -125,3 +125,33 @@ def test_fraction_to_decimal_is_directed_and_has_at_most_the_digits_asked(x, dig
     # within one unit in the last place of x's magnitude
     e = Decimal(abs(x.numerator)).adjusted() - Decimal(x.denominator).adjusted()
     assert abs(v - x) <= F(10) ** (e + 2 - digits)
+
+
+def test_decimals_of_extreme_exponents_come_from_balls_and_stay_bounds(monkeypatch):
+    # the exact way builds 10^e (a 10^9-bit integer for delta_g = e^(-6.9e8)); beyond 10^20000
+    # the digits come from balls. Checked against the exact way on random values by forcing
+    # the ball path: every string is a bound in its direction and within two units of the
+    # exact one's last digit.
+    import random
+    from decimal import Decimal
+    from fractions import Fraction as F
+
+    import exactdp.numbers.fmt as fmt
+
+    rnd = random.Random(7)
+    for _ in range(150):
+        x = F(rnd.randrange(1, 10 ** rnd.randint(1, 50)), rnd.randrange(1, 10 ** rnd.randint(1, 50)))
+        x *= F(10) ** rnd.randint(-2000, 2000)
+        d = rnd.randint(1, 35)
+        for r in ("down", "up"):
+            monkeypatch.setattr(fmt, "MAX_EXACT_DECIMAL_EXPONENT", 10**6)
+            exact = F(Decimal(fmt.fraction_to_decimal(x, d, r)))
+            monkeypatch.setattr(fmt, "MAX_EXACT_DECIMAL_EXPONENT", -1)
+            ball = F(Decimal(fmt.fraction_to_decimal(x, d, r)))
+            assert (ball <= exact <= x) if r == "down" else (x <= exact <= ball)
+            assert abs(ball - exact) <= 2 * exact / 10 ** (d - 1)
+    # and fast where the exact way is not: 1/3 * 10^-300000 has a 10^6-bit denominator
+    monkeypatch.undo()
+    tiny = F(1, 3 * 10**300000)
+    assert fmt.fraction_to_decimal(tiny, 5, "down") == "3.3333e-300001"
+    assert fmt.fraction_to_decimal(tiny, 5, "up") == "3.3334e-300001"
