@@ -54,6 +54,7 @@ __all__ = [
     "grouped_cost",
     "mitm_cost",
     "windowed_cost",
+    "balllattice_cost",
     "elem_bytes",
     "EVALS_DELTA",
     "EVALS_OPTCOMP",
@@ -355,6 +356,38 @@ def windowed_cost(k: int, lw: float, prec: int) -> tuple[Estimate, Estimate]:
     tab = min(float(k + 1), 52.0 * math.sqrt(max(k * p * (1 - p), 1.0)) + 16)
     build = Estimate(1e-4 + 1e-7 * tab, 64.0 * tab + ALLOC_SLACK)
     return build, Estimate(2 * n * 1e-6 * (1 + prec / 1024) + 2e-3, 64.0 * 4 * n + ALLOC_SLACK)
+
+
+def balllattice_cost(groups_a: Sequence[tuple[int, int]], lu: float, prec: int) -> tuple[Estimate, Estimate]:
+    """``(build, one evaluation)`` of the certified ball-lattice kernel (:mod:`.balllattice`).
+
+    ``groups_a``: ``(a, n)`` with ``a > 0``; ``lu = ln u``. A build is the product tree of
+    the windowed factors at ``wp = prec + 32 + log2 A`` bits rounded up to 64
+    (:func:`~exactdp.engines.balllattice.tree_plan` simulates its lengths): FLINT's
+    ``arb_poly`` block multiplication, measured PROVISIONAL
+    and a peak of PROVISIONAL. A build serves every threshold within a few standard
+    deviations of its tilt; a delta_g builds once or twice (two precisions), an OptComp
+    three to six times (the float search at 64 bits, Newton, the certificate, a far
+    tilt), so one evaluation is charged a third of a build.
+    """
+    from .balllattice import MARGIN_BITS, tree_plan
+
+    if not groups_a:
+        return Estimate(1e-3, ALLOC_SLACK), Estimate(1e-4, ALLOC_SLACK)
+    A = sum(a * n for a, n in groups_a)
+    wp = 64 * math.ceil((prec + 32 + int(A).bit_length()) / 64)
+    tot, big, final = tree_plan(groups_a, lu, wp + MARGIN_BITS)
+    leaves = sum(min(n + 1, 64 * math.sqrt(n) + 64) for _, n in groups_a)
+    per = BALL_SECONDS_PER_COEFF_BIT * (wp + 2 * (wp + MARGIN_BITS))
+    build = Estimate(0.02 + per * tot * max(1.0, math.log2(max(big, 2.0)) / 10) + 2e-6 * leaves,
+                     BALL_BYTES_PER_COEFF * big * (wp + MARGIN_BITS) / 64 + ALLOC_SLACK)
+    ev = Estimate(build.seconds / 3 + 1e-7 * final, build.bytes)
+    return Estimate(build.seconds, build.bytes), ev
+
+
+#: Measured rates of the ball-lattice build (:func:`balllattice_cost`).
+BALL_SECONDS_PER_COEFF_BIT = 1e-9
+BALL_BYTES_PER_COEFF = 100.0
 
 
 def fmt(n: float) -> str:
