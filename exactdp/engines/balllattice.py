@@ -93,6 +93,10 @@ def _sig(x: float) -> float:
     return e / (1.0 + e)
 
 
+def _log1pexp(x: float) -> float:
+    return x + math.log1p(math.exp(-x)) if x > 0 else math.log1p(math.exp(x))
+
+
 def _moments(groups: Sequence[tuple[int, int]], lr: float) -> tuple[float, float]:
     """Mean and variance of the exponent sum under the tilt ``rho = e^lr`` (float)."""
     mu = var = 0.0
@@ -373,6 +377,46 @@ class BallLattice(Structure):
             s += field.pos(self._class_value(mm, prec) * (1 - t * field.embed(self.u) ** (A - 2 * mm)))
         return s, sig
 
+    def approx(self, lnt: float) -> tuple[float, float]:
+        """``(ln S, d ln S / d ln t)`` in floating point, for the search only: each tail from
+        the Gaussian law at the tilt the evaluation would use (a saddle-point estimate, no
+        polynomial built); where the difference ``X - t Y`` cancels below the estimate's
+        accuracy, the evaluation in balls at 64 bits answers instead.
+        Guarantee: approximate. Raises: nothing."""
+        lu, A = self._lu, self.A
+        if not self.live or lu <= 0:
+            return super().approx(lnt)
+        m_hi = max(0, math.floor((A + lnt / lu) / 2) + 1)
+        if m_hi > A:
+            return -math.inf, 0.0
+        lt = _tilt_for(self.live, A, m_hi)
+        lnX = self._log_side(max(lt, lu), m_hi, lu)
+        lnY = self._log_side(max(lt, -lu), m_hi, -lu) + A * lu - 2 * m_hi * lu
+        d = lnt + lnY - lnX  # ln (t Y / X)
+        if not (d < -1e-3):  # cancellation beyond the estimate's accuracy
+            return super().approx(lnt)
+        lnS = lnX + math.log(-math.expm1(d))
+        return lnS, -math.exp(d - math.log(-math.expm1(d)))
+
+    def _log_side(self, lr: float, m_hi: int, base: float) -> float:
+        """``ln sum_{m >= m_hi} c_m e^(base m)`` from the Gaussian approximation of the law
+        tilted to ``rho = e^lr`` (float)."""
+        mu, var = _moments(self.live, lr)
+        sd = math.sqrt(max(var, 1e-300))
+        lnN = math.fsum(n * _log1pexp(a * lr) for a, n in self.groups)
+        lz = base - lr  # ln z <= 0
+        if lz > -1e-12:
+            x = (m_hi - 0.5 - mu) / (sd * math.sqrt(2))
+            tail = 0.5 * math.erfc(x)
+            lT = math.log(tail) if tail > 0 else -x * x - math.log(2 * max(x, 1.0) * math.sqrt(math.pi))
+        else:
+            J = int(min(max(12 * sd + max(mu - m_hi, 0), 40 / -lz), 2e6)) + 2
+            j = np.arange(J, dtype=float)
+            lg = -((m_hi + j - mu) ** 2) / (2 * max(var, 1e-300)) - math.log(sd * math.sqrt(2 * math.pi)) + j * lz
+            mx = float(lg.max())
+            lT = mx + math.log(float(np.exp(lg - mx).sum()))
+        return lnN + m_hi * lz + lT
+
     # ------------------------------------------------------------------ the sums
 
     def sums(self, m_hi: int, prec: int) -> tuple[arb, arb]:
@@ -416,8 +460,8 @@ class BallLattice(Structure):
             else:
                 exact_tilt, margin = True, margin + 64
         # the tilts could not be certified: a valid enclosure from rho = u and 1/u
-        with workprec(64 * math.ceil((prec + 32 + A.bit_length()) / 64)):
-            bx = self._build("u", self._lu, 64 * math.ceil((prec + 32 + A.bit_length()) / 64), margin)
+        with workprec(_ladder(prec + 32 + A.bit_length())):
+            bx = self._build("u", self._lu, _ladder(prec + 32 + A.bit_length()), margin)
             by = self._build("1/u", -self._lu, bx.prec, margin)
             ua = u.arb(bx.prec)
             tx = self._tail(bx, m_hi, arb(1))
@@ -463,8 +507,9 @@ class BallLattice(Structure):
                 _, v = _moments(self.live, lr)
                 step = 1.0 / math.sqrt(max(v, 1.0))
                 lr = round(lr / step) * step
-        # powers of u and rho up to A lose log2 A bits
-        wp = 64 * math.ceil((prec + 32 + self.A.bit_length()) / 64)
+        # powers of u and rho up to A lose log2 A bits; steps of 128 bits, so that the
+        # certificate's precision reuses Newton's build
+        wp = _ladder(prec + 32 + self.A.bit_length())
         if lr is None:
             b = self._build("u", lu, wp, margin)
             return b, b
@@ -478,8 +523,9 @@ class BallLattice(Structure):
             hit = next((b for (k2, p2, m2), b in self._built.items() if k2 == key and p2 >= wp and m2 >= margin), None)
         if hit is not None:
             return hit
-        if len(self._built) >= 6:  # memory: keep a few polynomials
-            self._built.pop(next(iter(self._built)))
+        if len(self._built) >= 6:  # memory: keep a few polynomials, the shared one last
+            old = [k2 for k2 in self._built if k2[0] != "u"] or list(self._built)
+            self._built.pop(old[0])
         hit = self._built[(key, wp, margin)] = self._build_uncached(key, lr, wp, margin)
         return hit
 
@@ -517,6 +563,11 @@ class BallLattice(Structure):
             poly, off, mean, var = nodes[0] if nodes else (arb_poly([1]), 0, 0.0, 0.0)
             # mass lost: the sum of the omissions bounds 1 - P~(1)
             return _Built(key, rho, lr, poly, off, lost.upper(), wp, mean, math.sqrt(var))
+
+
+def _ladder(bits: int) -> int:
+    """Working precisions used: 128, 256, 384, ... (a build serves every lower request)."""
+    return 128 * max(1, math.ceil(bits / 128))
 
 
 def _cut(p: arb_poly, o: int, mean: float, var: float, R: float, budget: arb):

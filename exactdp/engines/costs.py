@@ -374,8 +374,10 @@ def balllattice_cost(groups_a: Sequence[tuple[int, int]], lu: float, prec: int) 
 
     if not groups_a:
         return Estimate(1e-3, ALLOC_SLACK), Estimate(1e-4, ALLOC_SLACK)
+    if max(a for a, _ in groups_a) > 2**40:  # a factor spread by z^a alone would hold > 2^40 coefficients
+        return Estimate(math.inf, math.inf), Estimate(math.inf, math.inf)
     A = sum(a * n for a, n in groups_a)
-    wp = 64 * math.ceil((prec + 32 + int(A).bit_length()) / 64)
+    wp = 128 * max(1, math.ceil((prec + 32 + int(A).bit_length()) / 128))
     tot, big, final = tree_plan(groups_a, lu, wp + MARGIN_BITS)
     leaves = sum(min(n + 1, 64 * math.sqrt(n) + 64) for _, n in groups_a)
     per = BALL_SECONDS_PER_COEFF_BIT * (wp + 2 * (wp + MARGIN_BITS))
