@@ -15,8 +15,11 @@ No expected value comes from the kernel under test.
 
 from __future__ import annotations
 
+import json
 import math
 import random
+import subprocess
+import sys
 from fractions import Fraction
 
 import pytest
@@ -214,3 +217,37 @@ def test_not_a_lattice_is_invalid():
     with pytest.raises(InvalidArgument):
         choose_structure([RatExp.from_exp(Fraction(2)), RatExp.from_exp(Fraction(3))], BL)
     assert detect_lattice_groups([RatExp.from_exp(Fraction(2)), RatExp.from_exp(Fraction(3))]) is None
+
+
+CHILD = r"""
+import json, sys
+def hwm():
+    for line in open('/proc/self/status'):
+        if line.startswith('VmHWM'):
+            return int(line.split()[1]) * 1024
+from exactdp import mechanisms, optcomp
+from exactdp.engines.base import Prepared
+from exactdp.engines.costs import EVALS_OPTCOMP
+from exactdp.numbers import digits_to_bits
+ms = mechanisms(eps=["0.01", "0.02", "0.03"], k=int(sys.argv[1]))
+prep = Prepared(ms)
+b, e = prep.struct.estimate("arb", digits_to_bits(30) + 32)
+base = hwm()
+r = optcomp(ms, "1e-5")
+print(json.dumps({"method": r.method, "peak": hwm() - base, "estimate": b.then(e, EVALS_OPTCOMP).bytes,
+                  "lower": float(r.lower), "upper": float(r.upper)}))
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc/self/status")
+def test_three_large_groups_run_and_the_estimate_bounds_the_peak_memory():
+    # the issue's case (refused before: about 5.8e3 s and 189 GiB for exact coefficients)
+    p = subprocess.run([sys.executable, "-c", CHILD, str(10**5)], capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0, p.stderr[-2000:]
+    r = json.loads(p.stdout.strip().splitlines()[-1])
+    assert r["method"] == BL and r["lower"] <= r["upper"]
+    assert r["peak"] <= r["estimate"] <= max(40 * r["peak"], 50 * 2**20), r
+    # independent bracket: the mechanisms lie between 3 * 10^5 mechanisms of eps 0.01 and of 0.03
+    lo = optcomp(mechanisms(eps="0.01", k=3 * 10**5), "1e-5", method="windowed")
+    hi = optcomp(mechanisms(eps="0.03", k=3 * 10**5), "1e-5", method="windowed")
+    assert lo.upper < r["lower"] and r["upper"] < hi.lower
