@@ -503,10 +503,9 @@ class BallLattice(Structure):
             if lr <= lu + 1e-9 and lr >= lu - 1e-9:
                 lr = None
             elif not exact_tilt:
-                # snap the tilt to a grid of about one standard deviation of the mean
-                _, v = _moments(self.live, lr)
-                step = 1.0 / math.sqrt(max(v, 1.0))
-                lr = round(lr / step) * step
+                # snap the tilt to a fixed grid (about one standard deviation of the mean per
+                # step near rho = u, finer beyond), so nearby thresholds share one build
+                lr = round(lr * sd) / sd
         # powers of u and rho up to A lose log2 A bits; steps of 128 bits, so that the
         # certificate's precision reuses Newton's build
         wp = _ladder(prec + 32 + self.A.bit_length())
