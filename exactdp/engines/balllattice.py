@@ -49,12 +49,14 @@ result is an enclosure.
 
 **Precision.** ``arb_poly`` products have errors relative to the coefficients of
 similar size (FLINT's block multiplication), and the tilt makes the coefficients near
-``m_hi`` the largest, so the build runs at ``prec + 32`` bits (rounded up to a
-multiple of 64 so that later evaluations reuse it); the result is checked: the
-tails must have ``prec`` bits of relative accuracy and ``e <= 2^-(prec + 8) T~``,
-else the polynomial is rebuilt with its tilt exactly at ``m_hi``, a wider window and
-more bits (three tries; after that the enclosure is returned as it is, still valid,
-and the engines raise the precision).
+``m_hi`` the largest, so the build runs at ``prec + 12 + log2 A`` bits (the tree and the
+evaluations lose about ``log2`` of the length), rounded up to a multiple of 64 so that
+Newton's steps and the certificate share one build; the scalars ``N(rho)`` and the
+powers up to ``A`` are computed 64 + ``log2 A`` bits higher. The result is checked: the
+tails must have ``prec`` bits of relative accuracy and ``e <= 2^-(prec + 8) T~``, else
+the polynomial is rebuilt with its tilt exactly at ``m_hi``, wider windows and more bits
+(three tries; after that the enclosure is returned as it is, still valid, and the
+engines raise the precision).
 
 Guarantee: enclosure in Arb balls; exact in the exact field (through the exact
 lattice kernel, whose cost the exact engine checks first).
@@ -447,8 +449,7 @@ class BallLattice(Structure):
                 if tx is None or ty is None:  # z <= 1 not certified: fall back to rho = u, 1/u
                     exact_tilt, margin = True, margin + 64
                     continue
-                X = _norm(self.groups, bx.rho, wp) * (ua / bx.rho) ** m_hi * tx
-                Y = _norm(self.groups, by.rho, wp) * ua ** A * (by.rho * ua) ** (-m_hi) * ty
+            X, Y = self._scaled(bx, by, m_hi, tx, ty, wp)
             # what the windows and cuts omitted must be small against the tails ...
             small = all(b.lost <= t.lower() * arb(2) ** (-(prec + 8)) for b, t in ((bx, tx), (by, ty)))
             # ... and the balls narrow
@@ -460,14 +461,28 @@ class BallLattice(Structure):
             else:
                 exact_tilt, margin = True, margin + 64
         # the tilts could not be certified: a valid enclosure from rho = u and 1/u
-        with workprec(_ladder(prec + 32 + A.bit_length())):
-            bx = self._build("u", self._lu, _ladder(prec + 32 + A.bit_length()), margin)
-            by = self._build("1/u", -self._lu, bx.prec, margin)
-            ua = u.arb(bx.prec)
+        wp = _ladder(prec + 12 + A.bit_length())
+        bx = self._build("u", self._lu, wp, margin)
+        by = self._build("1/u", -self._lu, bx.prec, margin)
+        with workprec(bx.prec):
             tx = self._tail(bx, m_hi, arb(1))
             ty = self._tail(by, m_hi, arb(1))
-            return (_norm(self.groups, bx.rho, bx.prec) * tx,  # type: ignore[operator]
-                    _norm(self.groups, by.rho, bx.prec) * ua ** A * (by.rho * ua) ** (-m_hi) * ty)
+        return self._scaled(bx, by, m_hi, tx, ty, bx.prec)
+
+    def _scaled(self, bx: _Built, by: _Built, m_hi: int, tx: arb, ty: arb, wp: int) -> tuple[arb, arb]:
+        """``X = N(rho) (u/rho)^m_hi T_x`` and ``Y = N(rho) u^A (rho u)^(-m_hi) T_y``; the scalars at
+        ``wp + 64 + log2 A`` bits (powers up to ``A`` would lose ``log2 A`` bits at ``wp``)."""
+        hp = wp + 64 + self.A.bit_length()
+        with workprec(hp):
+            ua = self.u.arb(hp)
+
+            def rho(b: _Built) -> arb:
+                return ua if b.key == "u" else 1 / ua if b.key == "1/u" else b.rho  # float tilts are exact
+
+            rx, ry = rho(bx), rho(by)
+            X = _norm(self.groups, rx, hp) * (ua / rx) ** m_hi * tx
+            Y = _norm(self.groups, ry, hp) * ua ** self.A * (ry * ua) ** (-m_hi) * ty
+        return X, Y
 
     def _tail(self, b: _Built, m_hi: int, z: arb):
         """``T(z) + [0, lost]`` for the tail from ``m_hi`` of a built polynomial, or None
@@ -506,9 +521,9 @@ class BallLattice(Structure):
                 # snap the tilt to a fixed grid (about one standard deviation of the mean per
                 # step near rho = u, finer beyond), so nearby thresholds share one build
                 lr = round(lr * sd) / sd
-        # powers of u and rho up to A lose log2 A bits; steps of 128 bits, so that the
-        # certificate's precision reuses Newton's build
-        wp = _ladder(prec + 32 + self.A.bit_length())
+        # the product tree and the evaluations lose about log2 of the length <= log2 A bits;
+        # steps of 64 bits, so that the certificate's precision reuses Newton's build
+        wp = _ladder(prec + 12 + self.A.bit_length())
         if lr is None:
             b = self._build("u", lu, wp, margin)
             return b, b
@@ -565,8 +580,8 @@ class BallLattice(Structure):
 
 
 def _ladder(bits: int) -> int:
-    """Working precisions used: 128, 256, 384, ... (a build serves every lower request)."""
-    return 128 * max(1, math.ceil(bits / 128))
+    """Working precisions used: 128, 192, 256, ... (a build serves every lower request)."""
+    return 64 * max(2, math.ceil(bits / 64))
 
 
 def _cut(p: arb_poly, o: int, mean: float, var: float, R: float, budget: arb):
