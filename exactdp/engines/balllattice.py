@@ -393,7 +393,7 @@ class BallLattice(Structure):
             return -math.inf, 0.0
         lt = _tilt_for(self.live, A, m_hi)
         lnX = self._log_side(max(lt, lu), m_hi, lu)
-        lnY = self._log_side(max(lt, -lu), m_hi, -lu) + A * lu - 2 * m_hi * lu
+        lnY = self._log_side(max(lt, -lu), m_hi, -lu) + A * lu
         d = lnt + lnY - lnX  # ln (t Y / X)
         if not (d < -1e-3):  # cancellation beyond the estimate's accuracy
             return super().approx(lnt)

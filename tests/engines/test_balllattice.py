@@ -251,3 +251,14 @@ def test_three_large_groups_run_and_the_estimate_bounds_the_peak_memory():
     lo = optcomp(mechanisms(eps="0.01", k=3 * 10**5), "1e-5", method="windowed")
     hi = optcomp(mechanisms(eps="0.03", k=3 * 10**5), "1e-5", method="windowed")
     assert lo.upper < r["lower"] and r["upper"] < hi.lower
+
+
+def test_float_search_estimate_against_a_ball_evaluation():
+    # the saddle-point estimate used by the search (approximate) against the kernel in balls at
+    # 64 bits (Structure.approx); a wrong estimate only slows the search, so this guards speed
+    from exactdp.engines.structure import Structure
+
+    B = BallLattice(RatExp.from_eps(Fraction(1, 100)), [(1, 10**4), (2, 10**4), (3, 10**4)])
+    for L in (0.0, 5.0, 20.0, 35.0, 50.0, 80.0):
+        (a, sa), (b, sb) = B.approx(L), Structure.approx(B, L)
+        assert abs(a - b) <= 1e-3 * max(1.0, abs(b)) and abs(sa - sb) <= 1e-2 * abs(sb) + 1e-300, (L, a, b, sa, sb)
