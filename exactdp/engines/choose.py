@@ -14,11 +14,13 @@ from typing import Callable, Optional, Sequence, Union
 
 from ..errors import CostTooHigh, InvalidArgument
 from ..numbers import ExpNum, RatExp, Root, pow2_text
+from .balllattice import BallLattice
 from .costs import (
     EVALS_DELTA,
     MAX_BRUTE_K,
     MAX_LATTICE_A,
     Estimate,
+    balllattice_cost,
     check_estimate,
     current_limits,
     fmt,
@@ -38,7 +40,7 @@ from .windowed import Windowed
 
 __all__ = ["METHODS", "choose_structure", "detect_lattice", "detect_lattice_groups", "groups_of", "estimate_method"]
 
-METHODS = ("auto", "homogeneous", "windowed", "lattice", "grouped", "mitm", "brute")
+METHODS = ("auto", "homogeneous", "windowed", "lattice", "lattice-balls", "grouped", "mitm", "brute")
 
 Groups = Sequence[tuple[ExpNum, int]]
 
@@ -158,6 +160,14 @@ def estimate_method(method: str, groups: Groups, lat=None, *, kind: str = "arb",
         if kind == "exact":  # the exact field goes through exact binomials
             return estimate_method("homogeneous", groups, lat, kind=kind, prec=prec)
         return windowed_cost(k, groups[0][0].flog(), prec)
+    if method == "lattice-balls":
+        if lat is None:
+            return None
+        u, a = lat
+        ga = _merge(a, groups)
+        if kind == "exact":  # the exact field goes through the exact lattice kernel
+            return estimate_method("lattice", groups, lat, kind=kind, prec=prec)
+        return balllattice_cost([(x, n) for x, n in ga if x > 0], u.flog(), prec)
     # the grouped kernel keeps two balls per class, at the precision the values' size needs
     # (measured: e^(5.5e316) takes 1088 bits and 2.78 GB over 1e6 classes)
     mag = magnitude_bits(groups) if kind == "arb" else 0
@@ -266,6 +276,16 @@ def choose_structure(ws: Union[Sequence[ExpNum], None] = None, method: str = "au
                        f"the lattice count polynomial ({A + 1} coefficients of up to {nonzero} bits)",
                        "method='mitm', or " + approx_alt)
         return Lattice.from_groups(u, _merge(a, groups))
+    if method == "lattice-balls":
+        if lat is None:
+            raise InvalidArgument("method", "'lattice-balls' only when every e^eps_i is an integer power of one common base",
+                                  "incommensurable eps values")
+        u, a = lat
+        b, e = estimate_method("lattice-balls", groups, lat)  # type: ignore[misc]
+        check_estimate(_total(b, e, EVALS_DELTA), "method",
+                       f"the certified ball-lattice kernel of {k} mechanisms (degree {sum(x * n for x, n in _merge(a, groups))})",
+                       "method='auto', or " + approx_alt)
+        return BallLattice(u, _merge(a, groups))
     # auto: the fastest estimate within the limits, in the arithmetic auto will use: exact
     # rationals when every value is rational and some kernel fits so, else balls (the
     # engines fall back the same way)
@@ -280,6 +300,7 @@ def choose_structure(ws: Union[Sequence[ExpNum], None] = None, method: str = "au
         u, a = lat
         if sum(ai * n for ai, (_, n) in zip(a, groups)) <= MAX_LATTICE_A:
             makers.append(("lattice", lambda: Lattice.from_groups(u, _merge(a, groups))))
+        makers.append(("lattice-balls", lambda: BallLattice(u, _merge(a, groups))))
     if len(groups) < k:
         makers.append(("grouped", lambda: Grouped(groups)))
     elif k <= 60:
@@ -289,8 +310,8 @@ def choose_structure(ws: Union[Sequence[ExpNum], None] = None, method: str = "au
     seen: list[tuple[str, Estimate]] = []
     for kind in (("exact", "arb") if all_rational else ("arb",)):
         for name, make in makers:
-            if name == "windowed" and kind == "exact":
-                continue  # exact answers use exact binomials (the homogeneous kernel)
+            if name in ("windowed", "lattice-balls") and kind == "exact":
+                continue  # exact answers use exact integers (the homogeneous and lattice kernels)
             est = estimate_method(name, groups, lat, kind=kind)
             if est is None:
                 continue

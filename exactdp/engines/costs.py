@@ -61,6 +61,7 @@ __all__ = [
     "grouped_cost",
     "mitm_cost",
     "windowed_cost",
+    "balllattice_cost",
     "elem_bytes",
     "EVALS_DELTA",
     "EVALS_OPTCOMP",
@@ -391,6 +392,54 @@ def windowed_cost(k: int, lw: float, prec: int) -> tuple[Estimate, Estimate]:
     tab = min(float(k + 1), 52.0 * math.sqrt(max(k * p * (1 - p), 1.0)) + 16)
     build = Estimate(1e-4 + 1e-7 * tab, 64.0 * tab + ALLOC_SLACK)
     return build, Estimate(2 * n * 1e-6 * (1 + prec / 1024) + 2e-3, 64.0 * 4 * n + ALLOC_SLACK)
+
+
+def balllattice_cost(groups_a: Sequence[tuple[int, int]], lu: float, prec: int) -> tuple[Estimate, Estimate]:
+    """``(build, one evaluation)`` of the certified ball-lattice kernel (:mod:`.balllattice`).
+
+    ``groups_a``: ``(a, n)`` with ``a > 0``; ``lu = ln u``. A build is the product tree of
+    the windowed factors at ``wp = prec + 12 + log2 A`` bits rounded up to a multiple of
+    64 (at least 128), windows to ``2^-(wp + 48)``; :func:`~exactdp.engines.balllattice.tree_plan`
+    simulates its lengths (``tot``, the sum of the products' lengths, and ``big``, the
+    longest). Measured (2 shared cores, one build each, python-flint 0.9):
+
+    ======================================= ==== ======= ======= ====== =======
+    composition                             wp   tot     big     time   peak
+    ======================================= ==== ======= ======= ====== =======
+    eps 0.01/0.02/0.03, 10^4 each           128  1.5e4   9.4e3   0.06 s 14 MB
+    eps 0.01/0.02/0.03, 10^5 each           128  4.6e4   2.9e4   0.21 s 33 MB
+    eps 0.01/0.02/0.03, 10^5 each           192  5.3e4   3.4e4   0.32 s 44 MB
+    eps 0.01/0.02/0.03, 10^5 each           256  5.9e4   3.7e4   0.45 s 57 MB
+    eps 0.01/0.02/0.03, 10^5 each           384  6.9e4   4.4e4   0.82 s 95 MB
+    eps 0.01/0.02/0.03, 10^6 each           256  1.9e5   1.2e5   1.8 s  189 MB
+    eps 0.01..0.10, 10^4 each               256  2.9e5   6.3e4   2.3 s  115 MB
+    10^3 eps in {1..100}/1000               256  3.8e5   5.5e4   1.8 s  98 MB
+    10^4 eps in {1..100}/1000               128  2.3e6   1.4e5   10.8 s 166 MB
+    10^4 eps in {1..100}/1000               192  2.4e6   1.6e5   15.6 s 251 MB
+    10^4 eps in {1..100}/1000               256  2.5e6   1.8e5   19.4 s 344 MB
+    ======================================= ==== ======= ======= ====== =======
+
+    i.e. ``0.8-1.7e-8 tot (2 wp + 48)`` s and ``170-320 big (2 wp + 48) / 64`` bytes; the
+    estimate takes ``2.5e-8`` and ``320``. A build serves every threshold within a few
+    standard deviations of its tilt and every lower precision: a delta_g builds once
+    (twice when the precision steps up), an OptComp once to three times (Newton and the
+    certificate share one; a far threshold is a second tilt), so one evaluation is
+    charged an eighth of a build (OptComp's 16: three builds).
+    """
+    from .balllattice import MARGIN_BITS, tree_plan
+
+    if not groups_a:
+        return Estimate(1e-3, ALLOC_SLACK), Estimate(1e-4, ALLOC_SLACK)
+    if max(a for a, _ in groups_a) > 2**40:  # a factor spread by z^a alone would hold > 2^40 coefficients
+        return Estimate(math.inf, math.inf), Estimate(math.inf, math.inf)
+    A = sum(a * n for a, n in groups_a)
+    wp = 64 * max(2, math.ceil((prec + 12 + int(A).bit_length()) / 64))
+    tot, big, final = tree_plan(groups_a, lu, wp + MARGIN_BITS)
+    bits = 2 * wp + MARGIN_BITS
+    leaves = sum(min(n + 1, 64 * math.sqrt(n) + 64) for _, n in groups_a)
+    keep = 6 * final * elem_bytes("arb", wp)  # the polynomials kept for later evaluations
+    build = Estimate(0.02 + 2.5e-8 * tot * bits + 3e-6 * leaves, 320.0 * big * bits / 64 + keep + ALLOC_SLACK)
+    return build, Estimate(build.seconds / 8 + 1e-7 * final, build.bytes)
 
 
 def fmt(n: float) -> str:

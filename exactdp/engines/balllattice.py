@@ -1,0 +1,616 @@
+"""The certified ball-lattice kernel: ``w_i = u^(a_i)`` at scale, without exact coefficients.
+
+For groups ``(a_j, n_j)`` (``n_j`` mechanisms with ``w = u^(a_j)``), ``c_m`` the number of
+subsets with exponent sum ``m`` (the lattice kernel's count polynomial) and
+``A = sum n_j a_j``, the positive classes are ``m >= m_hi`` (:func:`~.lattice.threshold_classes`,
+exact) and::
+
+    S(t)     = X - t Y,   sigma(t) = Y,
+    X = sum_{m >= m_hi} c_m u^m,   Y = sum_{m >= m_hi} c_m u^(A - m).
+
+The exact kernel builds ``c_m`` as integers (``A + 1`` coefficients of up to ``k`` bits:
+189 GiB for three groups of 10^5). Here they are never built. For any ``rho > 0``
+(the *tilt*) the polynomial
+
+    P_rho(z) = prod_j ((1 + rho^(a_j) z^(a_j)) / (1 + rho^(a_j)))^(n_j) = sum_m c_m rho^m z^m / N(rho),
+    N(rho)   = prod_j (1 + rho^(a_j))^(n_j),
+
+is the law of the exponent sum when each mechanism of group ``j`` is "in" with odds
+``rho^(a_j)`` (a product of binomial laws spread by ``z^(a_j)``), so with the tail
+``T(z) = sum_{m >= m_hi} [z^m] P_rho z^(m - m_hi)``::
+
+    X = N(rho) (u / rho)^m_hi T(u / rho),      Y = N(rho) u^A (rho u)^(-m_hi) T(1 / (rho u)).
+
+``rho = u`` is the "X" law of the lattice (``p_m = c_m u^m / Z``) and ``rho = 1/u`` the
+"Y" law. ``rho`` is chosen so that the law's mean sits at ``m_hi`` (floating point; an
+exact dyadic, or ``u`` itself when ``m_hi`` is within a few standard deviations of the
+X law's mean, so one polynomial serves every threshold near the answer), but never
+below ``u`` for X or ``1/u`` for Y: both evaluation points are then ``<= 1`` (checked
+in balls), and the coefficients that matter are the largest ones, so nothing is lost
+to the dynamic range of a far tail.
+
+**Windows and the bound on what they omit.** Each factor's binomial probabilities are
+computed in Arb balls only over a window around its mode (chosen in floating point so
+that the omitted mass is below ``2^-(prec + margin)``), and the omitted mass on each
+side is bounded rigorously by the lemma of :mod:`.windowed` (the ratio of consecutive
+binomial terms is monotone away from the mode, so the omitted terms are at most
+``B / (1 - r)`` for the first omitted term ``B`` and its ratio ``r < 1``). The factors
+are multiplied with FLINT ``arb_poly`` (a product tree at C level); each product is
+cut to its mean plus or minus ``R`` standard deviations when the coefficients cut off
+are rigorously small (their sum, an ``arb_poly`` evaluation at 1, is within a budget),
+else kept whole. The truncated polynomial ``P~`` has coefficients between 0 and those
+of ``P_rho`` and loses mass ``1 - P~(1) <= e`` with ``e`` the sum of every omitted
+mass (each omission is multiplied by factors of mass at most 1), so for ``0 < z <= 1``::
+
+    T~(z) <= T(z) <= T~(z) + e,
+
+and ``e`` is added as a one-sided ball radius. Every rounding is in balls; the
+result is an enclosure.
+
+**Precision.** ``arb_poly`` products have errors relative to the coefficients of
+similar size (FLINT's block multiplication), and the tilt makes the coefficients near
+``m_hi`` the largest, so the build runs at ``prec + 12 + log2 A`` bits (the tree and the
+evaluations lose about ``log2`` of the length), rounded up to a multiple of 64 so that
+Newton's steps and the certificate share one build; the scalars ``N(rho)`` and the
+powers up to ``A`` are computed 64 + ``log2 A`` bits higher. The result is checked: the
+tails must have ``prec`` bits of relative accuracy and ``e <= 2^-(prec + 8) T~``, else
+the polynomial is rebuilt with its tilt exactly at ``m_hi``, wider windows and more bits
+(three tries; after that the enclosure is returned as it is, still valid, and the
+engines raise the precision).
+
+Guarantee: enclosure in Arb balls; exact in the exact field (through the exact
+lattice kernel, whose cost the exact engine checks first).
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import Sequence
+
+import numpy as np
+
+from .._backend import arb, arb_poly, workprec
+from ..errors import CostTooHigh
+from ..numbers import ExpNum, log_sign_of_product
+from .fields import ArbField, ExactField, Field
+from .lattice import threshold_classes
+from .structure import Structure
+
+__all__ = ["BallLattice", "binomial_window", "tree_plan"]
+
+#: Bits below the working precision kept by every window and cut (the tails evaluated
+#: must be at least ``2^-MARGIN_BITS`` of the largest coefficient for one build to serve them).
+MARGIN_BITS = 48
+#: Thresholds within this many standard deviations of the X law's mean use the untilted
+#: polynomial (``rho = u``), shared by all of them.
+SHARE_SD = 6.0
+
+
+def _sig(x: float) -> float:
+    """``e^x / (1 + e^x)`` without overflow."""
+    if x >= 0:
+        return 1.0 / (1.0 + math.exp(-x))
+    e = math.exp(x)
+    return e / (1.0 + e)
+
+
+def _log1pexp(x: float) -> float:
+    return x + math.log1p(math.exp(-x)) if x > 0 else math.log1p(math.exp(x))
+
+
+def _moments(groups: Sequence[tuple[int, int]], lr: float) -> tuple[float, float]:
+    """Mean and variance of the exponent sum under the tilt ``rho = e^lr`` (float)."""
+    mu = var = 0.0
+    for a, n in groups:
+        q = _sig(a * lr)
+        mu += n * a * q
+        var += n * a * a * q * (1 - q)
+    return mu, var
+
+
+def _tilt_for(groups: Sequence[tuple[int, int]], A: int, target: float) -> float:
+    """``ln rho`` whose law has mean ``target`` (bisection; float, no guarantee needed)."""
+    target = min(max(target, 0.5), A - 0.5)
+    amin = min(a for a, _ in groups)
+    lo, hi = -760.0 / amin, 760.0 / amin
+    for _ in range(200):
+        mid = 0.5 * (lo + hi)
+        if _moments(groups, mid)[0] < target:
+            lo = mid
+        else:
+            hi = mid
+        if hi - lo <= 1e-15 * max(1.0, abs(mid)):
+            break
+    return 0.5 * (lo + hi)
+
+
+def _reach(bits: float) -> float:
+    """Standard deviations of a Gaussian tail holding ``2^-bits`` of the mass (float)."""
+    return math.sqrt(2 * bits * math.log(2)) + 2.0
+
+
+def _float_limits(n: int, lx: float, bits: float) -> tuple[int, int]:
+    """``(lo, hi)``: the window of ``Bin(n, e^lx / (1 + e^lx))`` whose omitted terms on each
+    side are below ``2^-bits`` of the mode's term by the geometric bound (float choice;
+    the bound itself is recomputed in balls)."""
+    q = _sig(lx)
+    mode = min(n, max(0, int(math.floor((n + 1) * q))))
+    sd = math.sqrt(max(n * q * (1 - q), 1.0))
+    goal = bits * math.log(2)
+    out = []
+    for up in (True, False):
+        total = (n - mode) if up else mode
+        span = min(total, int(_reach(bits) * sd) + 16)
+        while True:
+            if span <= 0:
+                out.append(mode)
+                break
+            if up:
+                m = np.arange(mode, mode + span, dtype=float)
+                with np.errstate(divide="ignore"):
+                    lrat = lx + np.log(n - m) - np.log(m + 1)
+            else:
+                m = np.arange(mode, mode - span, -1, dtype=float)
+                with np.errstate(divide="ignore"):
+                    lrat = np.log(m) - np.log(n - m + 1) - lx
+            lt = np.cumsum(lrat)  # ln B(mode +- (j+1)) / B(mode)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                nxt = np.append(lrat[1:], -np.inf)
+                bound = lt - np.log(-np.expm1(np.minimum(nxt, -1e-300)))
+            ok = np.nonzero((nxt < 0) & (bound <= -goal))[0]
+            if ok.size:
+                j = int(ok[0])  # omit from mode +- (j + 1) on
+                out.append(mode + j if up else mode - j)
+                break
+            if span >= total:
+                out.append(n if up else 0)
+                break
+            span = min(total, 4 * span)
+    return out[1], out[0]
+
+
+def binomial_window(n: int, x: arb, lo: int, hi: int, prec: int) -> tuple[list, arb]:
+    """The probabilities ``B(m) = C(n, m) x^m / (1 + x)^n`` for ``m = lo..hi`` as balls, and a
+    rigorous upper bound on the omitted mass ``sum_{m < lo} B(m) + sum_{m > hi} B(m)``.
+
+    Guarantee: enclosure (every term a ball; the bound from the geometric lemma of
+    :mod:`.windowed`, or infinity when a side's ratio is not below 1).
+
+    Parameters:
+        n: trials (>= 0).
+        x: the odds ``x > 0`` as a ball.
+        lo, hi: the window, ``0 <= lo <= hi <= n``.
+        prec: working precision in bits.
+
+    Raises: nothing.
+
+    Examples:
+        >>> from exactdp._backend import arb
+        >>> terms, rest = binomial_window(4, arb(1), 1, 3, 64)   # 4/16, 6/16, 4/16; 2/16 omitted
+        >>> [float(b.mid()) for b in terms], bool(rest >= arb(2) / 16), float(rest) < 0.13
+        ([0.25, 0.375, 0.25], True, True)
+    """
+    hp = prec + 16 + max(hi - lo + 2, 1).bit_length()
+    with workprec(hp + 32 + max(n, 1).bit_length()):
+        first = (arb(n + 1).lgamma() - arb(lo + 1).lgamma() - arb(n - lo + 1).lgamma()
+                 + lo * x.log() - n * (1 + x).log()).exp()
+    with workprec(hp):
+        terms = []
+        b = first
+        for m in range(lo, hi + 1):
+            terms.append(b)
+            if m < n:
+                b = b * x * (n - m) / (m + 1)
+        rest = arb(0)
+        if hi < n:  # b is B(hi + 1); ratios upwards decrease (the lemma)
+            r = x * (n - hi - 1) / (hi + 2)
+            rest += (b / (1 - r)).upper() if r < 1 else arb("inf")
+        if lo > 0:
+            bl = first * lo / ((n - lo + 1) * x)  # B(lo - 1)
+            r = (lo - 1) / ((n - lo + 2) * x)
+            rest += (bl / (1 - r)).upper() if r < 1 else arb("inf")
+    return terms, rest
+
+
+def _spread(terms: list, a: int) -> arb_poly:
+    if a == 1:
+        return arb_poly(terms)
+    out: list = []
+    zeros = [0] * (a - 1)
+    for i, t in enumerate(terms):
+        if i:
+            out.extend(zeros)
+        out.append(t)
+    return arb_poly(out)
+
+
+def tree_plan(groups: Sequence[tuple[int, int]], lr: float, bits: float) -> tuple[float, float, int]:
+    """``(sum of product lengths, largest length, final length)`` of the product tree for the
+    tilt ``rho = e^lr`` with windows of ``2^-bits`` (float simulation, for the cost model).
+    Guarantee: approximate. Raises: nothing."""
+    R = _reach(bits)
+    nodes = []
+    for a, n in sorted(groups):
+        q = _sig(a * lr)
+        sd = math.sqrt(n * q * (1 - q))
+        w = min(n + 1, int(2 * (R * max(sd, 1.0) + 16)))
+        nodes.append((a * w, a * n * q, a * a * n * q * (1 - q)))
+    tot = 0.0
+    big = max((x[0] for x in nodes), default=1)
+    while len(nodes) > 1:
+        nxt = []
+        for i in range(0, len(nodes), 2):
+            if i + 1 == len(nodes):
+                nxt.append(nodes[i])
+                continue
+            (l1, m1, v1), (l2, m2, v2) = nodes[i], nodes[i + 1]
+            L = l1 + l2
+            tot += L
+            big = max(big, L)
+            L = min(L, int(2 * R * math.sqrt(v1 + v2)) + 64)
+            nxt.append((L, m1 + m2, v1 + v2))
+        nodes = nxt
+    return tot, float(big), int(nodes[0][0]) if nodes else 1
+
+
+class _Built:
+    """A truncated ``P_rho``: coefficients from ``offset``, omitted mass ``<= lost``."""
+
+    __slots__ = ("key", "rho", "lr", "poly", "offset", "lost", "prec", "mean", "sd")
+
+    def __init__(self, key, rho, lr, poly, offset, lost, prec, mean, sd):
+        self.key, self.rho, self.lr, self.poly, self.offset, self.lost = key, rho, lr, poly, offset, lost
+        self.prec, self.mean, self.sd = prec, mean, sd
+
+
+class BallLattice(Structure):
+    """``w_i = u^(a_i)`` in groups ``(a_j, n_j)``: S(t) from tilted, windowed ``arb_poly`` products.
+
+    See the module docstring. Arb fields only; the exact field goes through the exact
+    lattice kernel (built on first use, after the exact engine's cost check).
+
+    Guarantee: enclosure (Arb fields); exact (exact field).
+
+    Parameters:
+        u: the lattice base (``w_i = u^(a_i)``), an exp-space number ``> 0``.
+        groups: ``(a_j, n_j)`` pairs, integers ``a_j >= 0``, ``n_j >= 1``.
+
+    Raises: nothing at construction (nothing is built before the first evaluation).
+
+    Examples:
+        >>> from fractions import Fraction
+        >>> from exactdp.numbers import RatExp
+        >>> from exactdp.engines.fields import ArbField, ExactField
+        >>> u = RatExp.from_exp(Fraction(11, 10))
+        >>> k = BallLattice(u, [(1, 30), (2, 20)])
+        >>> t = RatExp.from_exp(Fraction(3))
+        >>> exact, _ = k.evaluate(ExactField(), t)
+        >>> s, _ = k.evaluate(ArbField(128), t)
+        >>> bool(s.contains(ArbField(128).rational(Fraction(int(exact.numerator), int(exact.denominator)))))
+        True
+    """
+
+    method = "lattice-balls"
+
+    def __init__(self, u: ExpNum, groups: Sequence[tuple[int, int]]):
+        self.u = u
+        self.groups = sorted((int(a), int(n)) for a, n in groups if int(n) > 0)
+        self.live = [(a, n) for a, n in self.groups if a > 0]
+        self.A = sum(a * n for a, n in self.groups)
+        self.k = sum(n for _, n in self.groups)
+        self._lu = u.flog()
+        self._built: dict = {}  # key -> _Built (a few kept)
+        self._sums: dict = {}  # (m_hi, prec) -> (X, Y)
+        self._lattice = None
+
+    # ------------------------------------------------------------------ interface
+
+    def _exact_kernel(self):
+        if self._lattice is None:
+            from .lattice import Lattice
+
+            self._lattice = Lattice.from_groups(self.u, self.groups)
+        return self._lattice
+
+    def cost(self) -> float:
+        if not self.live:
+            return 1.0
+        return tree_plan(self.live, self._lu, 128 + MARGIN_BITS)[0]
+
+    def estimate(self, kind: str, prec: int):
+        from .costs import balllattice_cost, lattice_build, lattice_eval
+
+        if kind == "exact":
+            q = self.u.exact()
+            ub = float(q.numerator.bit_length() + q.denominator.bit_length()) if q is not None else 64.0
+            kp = sum(n for a, n in self.groups if a > 0)
+            return lattice_build(self.groups), lattice_eval(self.A, kp, kind, prec, ub)
+        return balllattice_cost(self.live, self._lu, prec)
+
+    def loss_classes(self, field: Field) -> list:
+        """The ``A + 1`` classes, through the exact lattice kernel (small lattices only).
+
+        Raises:
+            CostTooHigh: ``A > 200000`` (the classes themselves are the cost).
+        """
+        if self.A > 200_000:
+            raise CostTooHigh("k", f"the trade-off curve of this lattice has {self.A + 1} classes (limit 200000)",
+                              estimate=self.A + 1, limit=200_001,
+                              alternative="PrivacyProfile.delta / .epsilon at given points")
+        return self._exact_kernel().loss_classes(field)
+
+    def threshold(self, t_num: ExpNum) -> tuple[int, list[int]]:
+        """``(m_hi, undecided)`` as :meth:`~exactdp.engines.lattice.Lattice.threshold`.
+        Guarantee: exact. Raises: nothing."""
+        return threshold_classes(self.u, self.A, self._lu, t_num)
+
+    def evaluate(self, field: Field, t_num: ExpNum, t=None):
+        """``(S(t), sigma(t))`` (module docstring). Guarantee: enclosure (Arb fields), exact
+        (exact field). Raises: nothing beyond the field's."""
+        if isinstance(field, ExactField):
+            return self._exact_kernel().evaluate(field, t_num, t)
+        if not isinstance(field, ArbField):
+            from .lattice import _arb_to_field
+
+            with workprec(field.prec + 20):  # type: ignore[attr-defined]
+                s, g = self.evaluate(ArbField(field.prec + 20), t_num)  # type: ignore[attr-defined]
+            return _arb_to_field(field, s), _arb_to_field(field, g)
+        if t is None:
+            t = field.embed(t_num)
+        prec = field.prec
+        zero = field.rational(Fraction(0))
+        A = self.A
+        if A == 0 or self.u.is_one():
+            # every class has ratio 1: S = Z (1 - t)_+ with Z = 2^k
+            Z = arb(2) ** self.k
+            sg = log_sign_of_product([(t_num, -1)])
+            one = field.rational(Fraction(1))
+            if sg is None:
+                return field.pos(Z * (one - t)), zero
+            return (Z * (one - t), Z) if sg > 0 else (zero, zero)
+        m_hi, undecided = self.threshold(t_num)
+        if m_hi <= A:
+            X, Y = self.sums(m_hi, prec)
+            s, sig = X - t * Y, Y
+        else:
+            s, sig = zero, zero
+        for mm in undecided:
+            s += field.pos(self._class_value(mm, prec) * (1 - t * field.embed(self.u) ** (A - 2 * mm)))
+        return s, sig
+
+    def approx(self, lnt: float) -> tuple[float, float]:
+        """``(ln S, d ln S / d ln t)`` in floating point, for the search only: each tail from
+        the Gaussian law at the tilt the evaluation would use (a saddle-point estimate, no
+        polynomial built); where the difference ``X - t Y`` cancels below the estimate's
+        accuracy, the evaluation in balls at 64 bits answers instead.
+        Guarantee: approximate. Raises: nothing."""
+        lu, A = self._lu, self.A
+        if not self.live or lu <= 0:
+            return super().approx(lnt)
+        m_hi = max(0, math.floor((A + lnt / lu) / 2) + 1)
+        if m_hi > A:
+            return -math.inf, 0.0
+        lt = _tilt_for(self.live, A, m_hi)
+        lnX = self._log_side(max(lt, lu), m_hi, lu)
+        lnY = self._log_side(max(lt, -lu), m_hi, -lu) + A * lu
+        d = lnt + lnY - lnX  # ln (t Y / X)
+        if not (d < -1e-3):  # cancellation beyond the estimate's accuracy
+            return super().approx(lnt)
+        lnS = lnX + math.log(-math.expm1(d))
+        return lnS, -math.exp(d - math.log(-math.expm1(d)))
+
+    def _log_side(self, lr: float, m_hi: int, base: float) -> float:
+        """``ln sum_{m >= m_hi} c_m e^(base m)`` from the Gaussian approximation of the law
+        tilted to ``rho = e^lr`` (float)."""
+        mu, var = _moments(self.live, lr)
+        sd = math.sqrt(max(var, 1e-300))
+        lnN = math.fsum(n * _log1pexp(a * lr) for a, n in self.groups)
+        lz = base - lr  # ln z <= 0
+        if lz > -1e-12:
+            x = (m_hi - 0.5 - mu) / (sd * math.sqrt(2))
+            tail = 0.5 * math.erfc(x)
+            lT = math.log(tail) if tail > 0 else -x * x - math.log(2 * max(x, 1.0) * math.sqrt(math.pi))
+        else:
+            J = int(min(max(12 * sd + max(mu - m_hi, 0), 40 / -lz), 2e6)) + 2
+            j = np.arange(J, dtype=float)
+            lg = -((m_hi + j - mu) ** 2) / (2 * max(var, 1e-300)) - math.log(sd * math.sqrt(2 * math.pi)) + j * lz
+            mx = float(lg.max())
+            lT = mx + math.log(float(np.exp(lg - mx).sum()))
+        return lnN + m_hi * lz + lT
+
+    # ------------------------------------------------------------------ the sums
+
+    def sums(self, m_hi: int, prec: int) -> tuple[arb, arb]:
+        """``(X, Y)`` of the module docstring for the classes ``m >= m_hi`` at ``prec`` bits
+        (cached; a sum made at a higher precision serves a lower one). Guarantee: enclosure.
+        Raises: nothing."""
+        hit = self._sums.get((m_hi, prec))
+        if hit is None:
+            hit = next((v for (m, p), v in self._sums.items() if m == m_hi and p >= prec), None)
+        if hit is not None:
+            return hit
+        if len(self._sums) > 64:
+            self._sums.clear()
+        hit = self._sums[(m_hi, prec)] = self._sums_uncached(m_hi, prec)
+        return hit
+
+    def _sums_uncached(self, m_hi: int, prec: int) -> tuple[arb, arb]:
+        u, A = self.u, self.A
+        margin, extra, exact_tilt = MARGIN_BITS, 0, False
+        for attempt in range(4):
+            bx, by = self._choose(m_hi, prec + extra, margin, exact_tilt)
+            wp = max(bx.prec, by.prec)
+            with workprec(wp):
+                ua = u.arb(wp)
+                # rho = u (X) and rho = 1/u (Y) evaluate at exactly 1
+                tx = self._tail(bx, m_hi, arb(1) if bx.key == "u" else ua / bx.rho)
+                ty = self._tail(by, m_hi, arb(1) if by.key == "1/u" else 1 / (by.rho * ua))
+                if tx is None or ty is None:  # z <= 1 not certified: fall back to rho = u, 1/u
+                    exact_tilt, margin = True, margin + 64
+                    continue
+            X, Y = self._scaled(bx, by, m_hi, tx, ty, wp)
+            # what the windows and cuts omitted must be small against the tails ...
+            small = all(b.lost <= t.lower() * arb(2) ** (-(prec + 8)) for b, t in ((bx, tx), (by, ty)))
+            # ... and the balls narrow
+            acc = min(X.rel_accuracy_bits(), Y.rel_accuracy_bits())
+            if (small and acc >= prec) or attempt == 3:
+                return X, Y
+            if small:
+                extra += prec - acc + 32
+            else:
+                exact_tilt, margin = True, margin + 64
+        # the tilts could not be certified: a valid enclosure from rho = u and 1/u
+        wp = _ladder(prec + 12 + A.bit_length())
+        bx = self._build("u", self._lu, wp, margin)
+        by = self._build("1/u", -self._lu, bx.prec, margin)
+        with workprec(bx.prec):
+            tx = self._tail(bx, m_hi, arb(1))
+            ty = self._tail(by, m_hi, arb(1))
+        return self._scaled(bx, by, m_hi, tx, ty, bx.prec)
+
+    def _scaled(self, bx: _Built, by: _Built, m_hi: int, tx: arb, ty: arb, wp: int) -> tuple[arb, arb]:
+        """``X = N(rho) (u/rho)^m_hi T_x`` and ``Y = N(rho) u^A (rho u)^(-m_hi) T_y``; the scalars at
+        ``wp + 64 + log2 A`` bits (powers up to ``A`` would lose ``log2 A`` bits at ``wp``)."""
+        hp = wp + 64 + self.A.bit_length()
+        with workprec(hp):
+            ua = self.u.arb(hp)
+
+            def rho(b: _Built) -> arb:
+                return ua if b.key == "u" else 1 / ua if b.key == "1/u" else b.rho  # float tilts are exact
+
+            rx, ry = rho(bx), rho(by)
+            X = _norm(self.groups, rx, hp) * (ua / rx) ** m_hi * tx
+            Y = _norm(self.groups, ry, hp) * ua ** self.A * (ry * ua) ** (-m_hi) * ty
+        return X, Y
+
+    def _tail(self, b: _Built, m_hi: int, z: arb):
+        """``T(z) + [0, lost]`` for the tail from ``m_hi`` of a built polynomial, or None
+        when ``z <= 1`` cannot be certified (the bound needs it)."""
+        if not (z <= 1):
+            return None
+        poly, off = b.poly, b.offset
+        if m_hi >= off:
+            sh = m_hi - off
+            tail = poly.right_shift(sh) if sh < poly.length() else arb_poly([])
+            val = tail(z) if tail.length() else arb(0)
+        else:
+            val = poly(z) * z ** (off - m_hi)
+        return val + arb(b.lost / 2, b.lost / 2)
+
+    def _class_value(self, m: int, prec: int) -> arb:
+        """``c_m u^m`` as a ball (for classes whose sign is undecided). Guarantee: enclosure."""
+        b, _ = self._choose(m, prec, MARGIN_BITS, True)
+        with workprec(b.prec):
+            c = b.poly.coeffs()[m - b.offset] if 0 <= m - b.offset < b.poly.length() else arb(0)
+            ua = self.u.arb(b.prec)
+            return _norm(self.groups, b.rho, b.prec) * (ua / b.rho) ** m * (c + arb(b.lost / 2, b.lost / 2))
+
+    def _choose(self, m_hi: int, prec: int, margin: int, exact_tilt: bool) -> tuple[_Built, _Built]:
+        """The polynomials for X and Y at threshold ``m_hi`` (see the module docstring)."""
+        lu = self._lu
+        mu, var = _moments(self.live, lu)
+        sd = math.sqrt(max(var, 1.0))
+        if not exact_tilt and abs(m_hi - mu) <= SHARE_SD * sd:
+            lr = None  # the shared, untilted polynomial rho = u
+        else:
+            lr = _tilt_for(self.live, self.A, m_hi)
+            if lr <= lu + 1e-9 and lr >= lu - 1e-9:
+                lr = None
+            elif not exact_tilt:
+                # snap the tilt to a fixed grid (about one standard deviation of the mean per
+                # step near rho = u, finer beyond), so nearby thresholds share one build
+                lr = round(lr * sd) / sd
+        # the product tree and the evaluations lose about log2 of the length <= log2 A bits;
+        # steps of 64 bits, so that the certificate's precision reuses Newton's build
+        wp = _ladder(prec + 12 + self.A.bit_length())
+        if lr is None:
+            b = self._build("u", lu, wp, margin)
+            return b, b
+        bx = self._build("u", lu, wp, margin) if lr <= lu else self._build(lr, lr, wp, margin)
+        by = self._build("1/u", -lu, wp, margin) if lr <= -lu else bx if lr > lu else self._build(lr, lr, wp, margin)
+        return bx, by
+
+    def _build(self, key, lr: float, wp: int, margin: int) -> _Built:
+        hit = self._built.get((key, wp, margin))
+        if hit is None:
+            hit = next((b for (k2, p2, m2), b in self._built.items() if k2 == key and p2 >= wp and m2 >= margin), None)
+        if hit is not None:
+            return hit
+        if len(self._built) >= 6:  # memory: keep a few polynomials, the shared one last
+            old = [k2 for k2 in self._built if k2[0] != "u"] or list(self._built)
+            self._built.pop(old[0])
+        hit = self._built[(key, wp, margin)] = self._build_uncached(key, lr, wp, margin)
+        return hit
+
+    def _build_uncached(self, key, lr: float, wp: int, margin: int) -> _Built:
+        bits = wp + margin
+        R = _reach(bits)
+        budget = arb(2) ** (-bits)  # per cut (their number is below the leaves')
+        with workprec(wp):
+            if key == "u":
+                rho = self.u.arb(wp)
+            elif key == "1/u":
+                rho = 1 / self.u.arb(wp)
+            else:
+                rho = arb(math.exp(lr)) if abs(lr) < 700 else arb(lr).exp()
+            lost = arb(0)
+            nodes = []
+            for a, n in self.live:
+                lo, hi = _float_limits(n, a * lr, bits)
+                terms, rest = binomial_window(n, rho**a, lo, hi, wp)
+                lost += rest
+                q = _sig(a * lr)
+                nodes.append((_spread(terms, a), a * lo, a * n * q, a * a * n * q * (1 - q)))
+            while len(nodes) > 1:
+                nxt = []
+                for i in range(0, len(nodes), 2):
+                    if i + 1 == len(nodes):
+                        nxt.append(nodes[i])
+                        continue
+                    (p1, o1, m1, v1), (p2, o2, m2, v2) = nodes[i], nodes[i + 1]
+                    p, o, m, v = p1 * p2, o1 + o2, m1 + m2, v1 + v2
+                    p, o, cut = _cut(p, o, m, v, R, budget)
+                    lost += cut
+                    nxt.append((p, o, m, v))
+                nodes = nxt
+            poly, off, mean, var = nodes[0] if nodes else (arb_poly([1]), 0, 0.0, 0.0)
+            # mass lost: the sum of the omissions bounds 1 - P~(1)
+            return _Built(key, rho, lr, poly, off, lost.upper(), wp, mean, math.sqrt(var))
+
+
+def _ladder(bits: int) -> int:
+    """Working precisions used: 128, 192, 256, ... (a build serves every lower request)."""
+    return 64 * max(2, math.ceil(bits / 64))
+
+
+def _cut(p: arb_poly, o: int, mean: float, var: float, R: float, budget: arb):
+    """Cut ``p`` (coefficients from ``o``) to ``mean +- R sd`` when the cut-off mass is
+    certified below ``budget``; returns ``(poly, offset, mass cut off)``."""
+    L = p.length()
+    sd = math.sqrt(var)
+    lo = max(o, int(mean - R * sd) - 8)
+    hi = min(o + L - 1, int(mean + R * sd) + 8)
+    if lo <= o and hi >= o + L - 1:
+        return p, o, arb(0)
+    left = p.truncate(lo - o) if lo > o else None
+    right = p.right_shift(hi - o + 1) if hi < o + L - 1 else None
+    one = arb(1)
+    mass = arb(0)
+    for part in (left, right):
+        if part is not None and part.length():
+            mass += part(one).upper()
+    if not (mass <= budget):
+        return p, o, arb(0)
+    q = p.right_shift(lo - o) if lo > o else p
+    q = q.truncate(hi - lo + 1)
+    return q, lo, mass.upper()
+
+
+def _norm(groups: Sequence[tuple[int, int]], rho: arb, prec: int) -> arb:
+    """``N(rho) = prod (1 + rho^a)^n`` as a ball."""
+    with workprec(prec):
+        v = arb(1)
+        for a, n in groups:
+            v *= (1 + rho**a) ** n
+        return v
