@@ -14,7 +14,8 @@ kernel (the exact-coefficient lattice), and whether it was over the limits (refu
 Certified, 30 digits. No timing is asserted anywhere (tests check values only).
 
 Usage: ``python benchmarks/bench_balllattice.py [--quick]`` (``--quick``: the three groups
-of 10^5 only). Prints a markdown table and writes ``docs/benchmarks-balllattice.md``.
+of 10^5 only). Prints a markdown table and writes the section "balllattice" of
+``docs/benchmarks.md`` (``_report.write_section``).
 """
 
 from __future__ import annotations
@@ -30,9 +31,7 @@ ROOT = os.path.dirname(HERE)
 sys.path.insert(0, ROOT)
 sys.path.insert(0, HERE)
 
-from _report import machine  # noqa: E402
-
-OUT = os.path.join(ROOT, "docs", "benchmarks-balllattice.md")
+from _report import machine, write_section  # noqa: E402
 
 
 def cases(quick: bool) -> list:
@@ -99,14 +98,14 @@ def run(spec: dict, quick: bool) -> list:
 
 def main() -> int:
     quick = "--quick" in sys.argv[1:]
-    lines = ["# Benchmarks: the certified ball-lattice kernel", "",
+    lines = ["## The certified ball-lattice kernel (`benchmarks/bench_balllattice.py`)", "",
              "Written by `benchmarks/bench_balllattice.py` (" + machine() + "; the machine shared with other jobs). "
              "Certified engine, 30 digits, `method=\"auto\"`; every query on a fresh composition, so each time "
              "includes building the kernel. \"Before\": the cheapest other kernel's OptComp estimate.", ""]
     for title, spec in cases(quick):
         b = before(spec)
         print(f"== {title}; before: {b}", flush=True)
-        lines += [f"## {title}", "", f"Before: {b}.", "",
+        lines += [f"### {title}", "", f"Before: {b}.", "",
                   "| query | method | seconds | value | relative width |", "|---|---|---|---|---|"]
         for q, m, dt, v, w in run(spec, quick):
             row = f"| {q} | {m} | {dt:.2f} | {v} | {w:.1e} |"
@@ -114,9 +113,8 @@ def main() -> int:
             lines.append(row)
         lines.append("")
     if not quick:
-        with open(OUT, "w") as f:
-            f.write("\n".join(lines).rstrip() + "\n")
-        print(f"wrote {OUT}")
+        write_section("balllattice", "\n".join(lines))
+        print("wrote the balllattice section of docs/benchmarks.md")
     return 0
 
 
