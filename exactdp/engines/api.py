@@ -104,7 +104,7 @@ def composed_delta(
         eps_g: the global eps (rational >= 0), or
         exp_eps_g: ``e^{eps_g}`` (rational >= 1, or an ExpNum).
         engine: ``auto | exact | certified | float``.
-        method: ``auto | homogeneous | lattice | grouped | mitm | brute``.
+        method: ``auto | homogeneous | windowed | lattice | lattice-balls | grouped | mitm | brute`` (``docs/engines.md``).
         digits: significant digits for certified / float results.
         prec: fixed working precision in bits (certified: one evaluation, no
             escalation; float: mpmath precision).
