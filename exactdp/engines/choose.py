@@ -183,6 +183,16 @@ def estimate_method(method: str, groups: Groups, lat=None, *, kind: str = "arb",
     return None
 
 
+def _count_text(n: int) -> str:
+    """An integer for a message: whole up to 15 digits, else ``about 10^d`` (eps = 1e309 makes
+    degrees of 300 digits, and a float of them overflows)."""
+    if abs(n) < 10**15:
+        return str(n)
+    if n.bit_length() < 14000:  # str() of an int stops at 4300 digits
+        return f"about 10^{len(str(abs(n))) - 1}"
+    return f"about 2^{n.bit_length() - 1}"
+
+
 def _total(build: Estimate, ev: Estimate, evals: int) -> Estimate:
     return build.then(ev, evals)
 
@@ -268,7 +278,7 @@ def choose_structure(ws: Union[Sequence[ExpNum], None] = None, method: str = "au
         A = sum(ai * n for ai, (_, n) in zip(a, groups))
         if A > MAX_LATTICE_A:
             alt = "method='mitm' or exactdp approx"
-            raise CostTooHigh("method", f"the lattice polynomial would have degree {A} (limit {MAX_LATTICE_A}); use {alt}",
+            raise CostTooHigh("method", f"the lattice polynomial would have degree {_count_text(A)} (limit {MAX_LATTICE_A}); use {alt}",
                               estimate=A, limit=MAX_LATTICE_A, alternative=alt)
         b, e = estimate_method("lattice", groups, lat)  # type: ignore[misc]
         nonzero = sum(n for ai, (_, n) in zip(a, groups) if ai)
@@ -281,9 +291,14 @@ def choose_structure(ws: Union[Sequence[ExpNum], None] = None, method: str = "au
             raise InvalidArgument("method", "'lattice-balls' only when every e^eps_i is an integer power of one common base",
                                   "incommensurable eps values")
         u, a = lat
+        A = sum(ai * n for ai, (_, n) in zip(a, groups))
+        if A > MAX_LATTICE_A:
+            alt = "method='mitm' or exactdp approx"
+            raise CostTooHigh("method", f"the lattice polynomial would have degree {_count_text(A)} (limit {MAX_LATTICE_A}); "
+                              f"use {alt}", estimate=A, limit=MAX_LATTICE_A, alternative=alt)
         b, e = estimate_method("lattice-balls", groups, lat)  # type: ignore[misc]
         check_estimate(_total(b, e, EVALS_DELTA), "method",
-                       f"the certified ball-lattice kernel of {k} mechanisms (degree {sum(x * n for x, n in _merge(a, groups))})",
+                       f"the certified ball-lattice kernel of {k} mechanisms (degree {_count_text(sum(x * n for x, n in _merge(a, groups)))})",
                        "method='auto', or " + approx_alt)
         return BallLattice(u, _merge(a, groups))
     # auto: the fastest estimate within the limits, in the arithmetic auto will use: exact
