@@ -291,12 +291,12 @@ def choose_structure(ws: Union[Sequence[ExpNum], None] = None, method: str = "au
             raise InvalidArgument("method", "'lattice-balls' only when every e^eps_i is an integer power of one common base",
                                   "incommensurable eps values")
         u, a = lat
-        A = sum(ai * n for ai, (_, n) in zip(a, groups))
-        if A > MAX_LATTICE_A:
-            alt = "method='mitm' or exactdp approx"
-            raise CostTooHigh("method", f"the lattice polynomial would have degree {_count_text(A)} (limit {MAX_LATTICE_A}); "
-                              f"use {alt}", estimate=A, limit=MAX_LATTICE_A, alternative=alt)
         b, e = estimate_method("lattice-balls", groups, lat)  # type: ignore[misc]
+        A = sum(ai * n for ai, (_, n) in zip(a, groups))
+        if not math.isfinite(_total(b, e, EVALS_DELTA).seconds):  # a degree beyond the float range (eps = 1e309)
+            alt = "method='mitm' or exactdp approx"
+            raise CostTooHigh("method", f"the ball-lattice polynomial would have degree {_count_text(A)}, beyond what "
+                              f"can be estimated; use {alt}", estimate=A, limit=None, alternative=alt)
         check_estimate(_total(b, e, EVALS_DELTA), "method",
                        f"the certified ball-lattice kernel of {k} mechanisms (degree {_count_text(sum(x * n for x, n in _merge(a, groups)))})",
                        "method='auto', or " + approx_alt)
