@@ -168,11 +168,12 @@ def test_renyi_of_1e9_randomized_responses(capsys, no_expansion):
 
 def test_eps_zero_mechanisms_answer_or_refuse_before_building_2_to_the_k(no_expansion):
     """k mechanisms with eps = 0: OptComp = 0 (S(t) = 0 for t >= 1). The lattice kernel's constant
-    2^k is now in its cost estimate: 3e9 goes to the windowed kernel, 1e12 is refused up front
-    (it used to abort the process in GMP at 1e10)."""
+    2^k is now in its cost estimate (it used to abort the process in GMP at 1e10), so a kernel
+    that builds no 2^k answers: 0 exactly, and delta_g(eps_g = 0) = 0 (every subset has ratio 1)."""
     assert optcomp(mechanisms(exp_eps=[1], k=3 * K), "1e-5").value.exact == 0
-    with pytest.raises(CostTooHigh):
-        optcomp(mechanisms(exp_eps=[1], k=10**12), "1e-5")
+    big = mechanisms(exp_eps=[1], k=10**12)
+    assert optcomp(big, "1e-5").value.exact == 0
+    assert composed_delta(big, eps_g=0).value.exact == 0
 
 
 def test_cost_of_the_zero_exponent_group_is_estimated():
