@@ -72,10 +72,9 @@ import numpy as np
 
 from .._backend import arb, arb_poly, workprec
 from ..errors import CostTooHigh
-from ..numbers import ExpNum, log_sign_of_product
-from .fields import ArbField, ExactField, Field
-from .lattice import threshold_classes
-from .structure import Structure
+from ..numbers import ExpNum
+from .fields import ArbField, Field
+from .lattice import BallKernel, ratio_one_sums, threshold_classes
 
 __all__ = ["BallLattice", "binomial_window", "tree_plan"]
 
@@ -238,20 +237,26 @@ def tree_plan(groups: Sequence[tuple[int, int]], lr: float, bits: float) -> tupl
         nodes.append((a * w, a * n * q, a * a * n * q * (1 - q)))
     tot = 0.0
     big = max((x[0] for x in nodes), default=1)
-    while len(nodes) > 1:
-        nxt = []
-        for i in range(0, len(nodes), 2):
-            if i + 1 == len(nodes):
-                nxt.append(nodes[i])
-                continue
-            (l1, m1, v1), (l2, m2, v2) = nodes[i], nodes[i + 1]
-            L = l1 + l2
-            tot += L
-            big = max(big, L)
-            L = min(L, int(2 * R * math.sqrt(v1 + v2)) + 64)
-            nxt.append((L, m1 + m2, v1 + v2))
-        nodes = nxt
+
+    def merge(x, y):
+        nonlocal tot, big
+        (l1, m1, v1), (l2, m2, v2) = x, y
+        L = l1 + l2
+        tot += L
+        big = max(big, L)
+        return min(L, int(2 * R * math.sqrt(v1 + v2)) + 64), m1 + m2, v1 + v2
+
+    nodes = _pairwise(nodes, merge)
     return tot, float(big), int(nodes[0][0]) if nodes else 1
+
+
+def _pairwise(nodes: list, merge) -> list:
+    """Neighbours merged level by level until one node is left (a balanced product tree; an
+    odd node out moves up unchanged). The build and its cost simulation (:func:`tree_plan`)
+    both use it, so the simulation pairs the factors as the build does."""
+    while len(nodes) > 1:
+        nodes = [merge(nodes[i], nodes[i + 1]) if i + 1 < len(nodes) else nodes[i] for i in range(0, len(nodes), 2)]
+    return nodes
 
 
 class _Built:
@@ -264,7 +269,7 @@ class _Built:
         self.prec, self.mean, self.sd = prec, mean, sd
 
 
-class BallLattice(Structure):
+class BallLattice(BallKernel):
     """``w_i = u^(a_i)`` in groups ``(a_j, n_j)``: S(t) from tilted, windowed ``arb_poly`` products.
 
     See the module docstring. Arb fields only; the exact field goes through the exact
@@ -345,30 +350,13 @@ class BallLattice(Structure):
         Guarantee: exact. Raises: nothing."""
         return threshold_classes(self.u, self.A, self._lu, t_num)
 
-    def evaluate(self, field: Field, t_num: ExpNum, t=None):
-        """``(S(t), sigma(t))`` (module docstring). Guarantee: enclosure (Arb fields), exact
-        (exact field). Raises: nothing beyond the field's."""
-        if isinstance(field, ExactField):
-            return self._exact_kernel().evaluate(field, t_num, t)
-        if not isinstance(field, ArbField):
-            from .lattice import _arb_to_field
-
-            with workprec(field.prec + 20):  # type: ignore[attr-defined]
-                s, g = self.evaluate(ArbField(field.prec + 20), t_num)  # type: ignore[attr-defined]
-            return _arb_to_field(field, s), _arb_to_field(field, g)
-        if t is None:
-            t = field.embed(t_num)
+    def _evaluate_balls(self, field: ArbField, t_num: ExpNum, t):
+        """``(S(t), sigma(t))`` in balls (module docstring; other fields: :class:`BallKernel`)."""
         prec = field.prec
         zero = field.rational(Fraction(0))
         A = self.A
         if A == 0 or self.u.is_one():
-            # every class has ratio 1: S = Z (1 - t)_+ with Z = 2^k
-            Z = arb(2) ** self.k
-            sg = log_sign_of_product([(t_num, -1)])
-            one = field.rational(Fraction(1))
-            if sg is None:
-                return field.pos(Z * (one - t)), zero
-            return (Z * (one - t), Z) if sg > 0 else (zero, zero)
+            return ratio_one_sums(field, t_num, t, arb(2) ** self.k)
         m_hi, undecided = self.threshold(t_num)
         if m_hi <= A:
             X, Y = self.sums(m_hi, prec)
@@ -562,18 +550,16 @@ class BallLattice(Structure):
                 lost += rest
                 q = _sig(a * lr)
                 nodes.append((_spread(terms, a), a * lo, a * n * q, a * a * n * q * (1 - q)))
-            while len(nodes) > 1:
-                nxt = []
-                for i in range(0, len(nodes), 2):
-                    if i + 1 == len(nodes):
-                        nxt.append(nodes[i])
-                        continue
-                    (p1, o1, m1, v1), (p2, o2, m2, v2) = nodes[i], nodes[i + 1]
-                    p, o, m, v = p1 * p2, o1 + o2, m1 + m2, v1 + v2
-                    p, o, cut = _cut(p, o, m, v, R, budget)
-                    lost += cut
-                    nxt.append((p, o, m, v))
-                nodes = nxt
+
+            def merge(x, y):
+                nonlocal lost
+                (p1, o1, m1, v1), (p2, o2, m2, v2) = x, y
+                m, v = m1 + m2, v1 + v2
+                p, o, cut = _cut(p1 * p2, o1 + o2, m, v, R, budget)
+                lost += cut
+                return p, o, m, v
+
+            nodes = _pairwise(nodes, merge)
             poly, off, mean, var = nodes[0] if nodes else (arb_poly([1]), 0, 0.0, 0.0)
             # mass lost: the sum of the omissions bounds 1 - P~(1)
             return _Built(key, rho, lr, poly, off, lost.upper(), wp, mean, math.sqrt(var))

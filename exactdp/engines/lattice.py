@@ -159,16 +159,7 @@ class Lattice(Structure):
         A = self.A
         zero = field.rational(Fraction(0))
         if A == 0 or self.u.is_one():
-            # u = 1: every class has W_S = W_notS = 1, so S = Z (1 - t)_+ with Z = sum c_m;
-            # the sign is that of log(1/t), decided exactly when t allows it.
-            Z = field.rational(Fraction(sum(self.coeffs)))
-            one = field.rational(Fraction(1))
-            sg = log_sign_of_product([(t_num, -1)])
-            if sg is None:
-                return field.pos(Z * (one - t)), zero
-            if sg > 0:
-                return Z * (one - t), Z
-            return zero, zero
+            return ratio_one_sums(field, t_num, t, field.rational(Fraction(sum(self.coeffs))))
         u = field.embed(self.u)
         m_hi, undecided = self.threshold(t_num)
         if m_hi <= A:
@@ -186,6 +177,47 @@ class Lattice(Structure):
                 term = c * (_power(field, u, mm) - t * _power(field, u, A - mm))
                 s += field.pos(term)
         return s, sig
+
+
+def ratio_one_sums(field: Field, t_num: ExpNum, t, Z):
+    """``(S(t), sigma(t))`` when every class has ratio 1 (``u = 1``, all eps_i = 0): each has
+    ``W_S = W_notS = 1``, so ``S = Z (1 - t)_+`` and ``sigma = Z`` where that is positive, with
+    ``Z`` the number of classes; the sign is that of ``log(1/t)``, decided exactly when ``t``
+    allows it, else ``max(., 0)`` is enclosed. Guarantee: as the field. Raises: nothing."""
+    zero = field.rational(Fraction(0))
+    one = field.rational(Fraction(1))
+    sg = log_sign_of_product([(t_num, -1)])
+    if sg is None:
+        return field.pos(Z * (one - t)), zero
+    return (Z * (one - t), Z) if sg > 0 else (zero, zero)
+
+
+class BallKernel(Structure):
+    """A kernel that evaluates in Arb balls only (the windowed and ball-lattice kernels).
+
+    :meth:`evaluate` sends the exact field to the exact lattice kernel ``_exact_kernel()``
+    (built on first use, after the exact engine's cost check) and any other field (mpmath)
+    through balls 20 bits wider, so a subclass writes only ``_evaluate_balls(field, t_num, t)``.
+    """
+
+    def _exact_kernel(self) -> "Lattice":
+        raise NotImplementedError
+
+    def _evaluate_balls(self, field: ArbField, t_num: ExpNum, t):
+        raise NotImplementedError
+
+    def evaluate(self, field: Field, t_num: ExpNum, t=None):
+        """``(S(t), sigma(t))`` (the subclass's module docstring). Guarantee: enclosure (Arb
+        fields), exact (exact field). Raises: nothing beyond the field's."""
+        if isinstance(field, ExactField):
+            return self._exact_kernel().evaluate(field, t_num, t)
+        if not isinstance(field, ArbField):
+            from .._backend import workprec
+
+            with workprec(field.prec + 20):  # type: ignore[attr-defined]
+                s, g = self.evaluate(ArbField(field.prec + 20), t_num)  # type: ignore[attr-defined]
+            return _arb_to_field(field, s), _arb_to_field(field, g)
+        return self._evaluate_balls(field, t_num, field.embed(t_num) if t is None else t)
 
 
 def _arb_to_field(field: Field, x):

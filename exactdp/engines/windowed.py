@@ -69,10 +69,9 @@ import numpy as np
 
 from .._backend import arb, workprec
 from ..errors import CostTooHigh
-from ..numbers import ExpNum, log_sign_of_product
-from .fields import ArbField, ExactField, Field
-from .lattice import threshold_classes
-from .structure import Structure
+from ..numbers import ExpNum
+from .fields import ArbField, Field
+from .lattice import BallKernel, ratio_one_sums, threshold_classes
 
 __all__ = ["Windowed", "binomial_tail", "window_terms"]
 
@@ -228,7 +227,7 @@ def _hypgeom_tail(k: int, xa: arb, m0: int, up: bool) -> arb:
     return (-1 / xa).hypgeom([-m0, 1], [k - m0 + 1])
 
 
-class Windowed(Structure):
+class Windowed(BallKernel):
     """``k`` mechanisms with one ``w = e^eps``: S(t) from two windowed binomial tails.
 
     See the module docstring. Arb fields only; the exact field goes through the exact
@@ -306,28 +305,12 @@ class Windowed(Structure):
         hit = self._cache[key] = (a, sig, Z)
         return hit
 
-    def evaluate(self, field: Field, t_num: ExpNum, t=None):
-        """``(S(t), sigma(t))`` (module docstring). Guarantee: enclosure (Arb fields), exact
-        (exact field). Raises: nothing beyond the field's."""
-        if isinstance(field, ExactField):
-            return self._exact_kernel().evaluate(field, t_num, t)
-        if not isinstance(field, ArbField):
-            from .lattice import _arb_to_field
-
-            with workprec(field.prec + 20):  # type: ignore[attr-defined]
-                s, g = self.evaluate(ArbField(field.prec + 20), t_num)  # type: ignore[attr-defined]
-            return _arb_to_field(field, s), _arb_to_field(field, g)
-        if t is None:
-            t = field.embed(t_num)
+    def _evaluate_balls(self, field: ArbField, t_num: ExpNum, t):
+        """``(S(t), sigma(t))`` in balls (module docstring; other fields: :class:`BallKernel`)."""
         k = self.k
         zero = field.rational(Fraction(0))
         if k == 0 or self.w.is_one():
-            Z = field.rational(Fraction(2**k)) if k < 64 else arb(2) ** k
-            sg = log_sign_of_product([(t_num, -1)])
-            one = field.rational(Fraction(1))
-            if sg is None:
-                return field.pos(Z * (one - t)), zero
-            return (Z * (one - t), Z) if sg > 0 else (zero, zero)
+            return ratio_one_sums(field, t_num, t, field.rational(Fraction(2**k)) if k < 64 else arb(2) ** k)
         m_hi, undecided = self.threshold(t_num)
         prec = field.prec
         a, sig, Z = self.tails(m_hi, prec) if m_hi <= k else (zero, zero, (1 + field.embed(self.w)) ** k)
