@@ -168,12 +168,15 @@ def dask_client(scheduler: Optional[str] = None, workers: Optional[int] = None):
 def run_tasks(fn: Callable[..., dict], tasks: Sequence[tuple[str, tuple]], *, state: Optional[str] = None,
               header: Optional[dict] = None, scheduler: Optional[str] = None, workers: Optional[int] = None,
               progress: bool = False, what: str = "tasks",
-              on_result: Optional[Callable[[dict], None]] = None) -> dict[str, dict]:
+              on_result: Optional[Callable[[dict], None]] = None, key: str = "key") -> dict[str, dict]:
     """Run ``fn(*args)`` for every ``(key, args)`` of ``tasks`` not already in ``state``; return
     every record (key -> record, the state file's and the new ones).
 
     ``fn`` must be a module-level function (Dask pickles it) returning a JSON-ready dict;
-    the runner adds ``"key"``. ``on_result(record)`` is called after each new record is on disk.
+    the runner adds ``"key"``, or, with another ``key`` field, ``fn``'s record carries it
+    already (``str(record[key])`` is the task's key: a trial's ``"index"``). ``on_result(record)``
+    is called after each new record is on disk. A task lost to killed Dask workers is left out
+    (with a line on stderr): a later run with the same state computes it.
 
     Guarantee: each record is ``fn``'s; the set of records does not depend on resumption
     or on the scheduler (tasks are deterministic).
@@ -185,16 +188,17 @@ def run_tasks(fn: Callable[..., dict], tasks: Sequence[tuple[str, tuple]], *, st
     keys = [k for k, _ in tasks]
     if len(set(keys)) != len(keys):
         raise InvalidArgument("tasks", "distinct keys", f"{len(keys) - len(set(keys))} duplicates")
-    done = read_state(state, header) if state else {}
+    done = read_state(state, header, key=key) if state else {}
     results = {k: done[k] for k in keys if k in done}
     todo = [(k, a) for k, a in tasks if k not in results]
     app = Appender(state, header)
     bar = Progress(len(tasks), len(tasks) - len(todo), progress, what)
 
-    def finish(key: str, rec: dict) -> None:
-        rec = dict(rec, key=key)
+    def finish(k: str, rec: dict) -> None:
+        if key == "key":
+            rec = dict(rec, key=k)
         app.write(rec)
-        results[key] = rec
+        results[k] = rec
         bar.step()
         if on_result is not None:
             on_result(rec)

@@ -25,7 +25,7 @@ from fractions import Fraction
 from typing import Callable, Optional
 
 from ..errors import InvalidArgument
-from ..jobs import Appender, Progress, dask_client, read_state
+from ..jobs import run_tasks
 from ..links import implements
 from ..numbers import fraction_str, parse_delta, parse_int
 from ..numbers.parse import parse_rational
@@ -88,13 +88,14 @@ def _header(seed: int, delta: Fraction, denominator: int) -> dict:
             "denominator": denominator}
 
 
-def _client(scheduler: str):
-    """``(client, cluster)`` for ``--scheduler``: ``local`` / ``local:N`` start a LocalCluster of N
-    (default 2) worker processes, anything else is a scheduler's address."""
+def _scheduler(scheduler: Optional[str]) -> tuple[Optional[str], Optional[int]]:
+    """``(scheduler address, local workers)`` for ``--scheduler``: ``local`` / ``local:N`` start a
+    LocalCluster of N (default 2) worker processes, anything else is a scheduler's address."""
+    if scheduler is None:
+        return None, None
     if scheduler == "local" or scheduler.startswith("local:"):
-        n = parse_int(scheduler.split(":", 1)[1], "--scheduler workers", lo=1, hi=64) if ":" in scheduler else 2
-        return dask_client(workers=n)
-    return dask_client(scheduler=scheduler)
+        return None, parse_int(scheduler.split(":", 1)[1], "--scheduler workers", lo=1, hi=64) if ":" in scheduler else 2
+    return scheduler, None
 
 
 def run_experiment(trials: int, seed: int, delta: object = "1/100", *, denominator: int = 100,
@@ -113,9 +114,11 @@ def run_experiment(trials: int, seed: int, delta: object = "1/100", *, denominat
         scheduler: ``"local"``, ``"local:N"`` (a Dask LocalCluster with N worker processes) or a
             Dask scheduler address; None runs serially.
         progress: print a progress bar on stderr.
+        on_result: called with each new trial's record once it is on disk.
 
     Raises:
-        InvalidArgument: bad parameters, a state file of another experiment, Dask or highspy missing.
+        InvalidArgument: bad parameters, a state file of another experiment, Dask or highspy
+            missing, trials lost to killed Dask workers (the finished ones are in ``state``).
 
     Examples:
         >>> s = run_experiment(3, 7, "1/100", denominator=20)
@@ -130,39 +133,14 @@ def run_experiment(trials: int, seed: int, delta: object = "1/100", *, denominat
 
     if not have_lp():
         raise InvalidArgument("lp", "the LP solver highspy installed (pip install 'exactdp[lp]')", "not installed")
-    header = _header(seed, d, denominator)
-    done = read_state(state, header, key="index") if state else {}
-    results = {int(i): r for i, r in done.items() if int(i) < trials}
-    todo = [i for i in range(trials) if i not in results]
-    app = Appender(state, header)
-    bar = Progress(trials, trials - len(todo), progress, "trials")
-    try:
-        if scheduler is None:
-            for i in todo:
-                r = run_trial(seed, i, d, denominator)
-                app.write(r)
-                results[i] = r
-                bar.step()
-        elif todo:
-            client, cluster = _client(scheduler)
-            try:
-                from dask.distributed import as_completed
-
-                futs = client.map(run_trial, [seed] * len(todo), todo, [d] * len(todo), [denominator] * len(todo),
-                                  pure=False)
-                for fut in as_completed(futs):
-                    r = fut.result()
-                    app.write(r)
-                    results[r["index"]] = r
-                    bar.step()
-            finally:
-                client.close()
-                if cluster is not None:
-                    cluster.close()
-    finally:
-        bar.close()
-        app.close()
-    return summarize([results[i] for i in range(trials)], seed=seed, delta=d, denominator=denominator)
+    address, workers = _scheduler(scheduler)
+    tasks = [(str(i), (seed, i, d, denominator)) for i in range(trials)]
+    results = run_tasks(run_trial, tasks, state=state, header=_header(seed, d, denominator), scheduler=address,
+                        workers=workers, progress=progress, what="trials", on_result=on_result, key="index")
+    if len(results) < trials:  # lost to killed Dask workers (run_tasks said so); the finished ones are kept
+        raise InvalidArgument("--scheduler", "a run that finishes every trial (run again with the same --state to "
+                              "compute the rest)", f"{trials - len(results)} trials lost to killed workers")
+    return summarize([results[str(i)] for i in range(trials)], seed=seed, delta=d, denominator=denominator)
 
 
 def summarize(records: list[dict], *, seed: int, delta: Fraction, denominator: int) -> dict:
