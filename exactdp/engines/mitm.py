@@ -150,33 +150,21 @@ def split_groups(groups: Sequence[tuple[ExpNum, int]]) -> tuple[list[tuple[ExpNu
     its two parts land on the same ratio, so the pairs at the threshold all fall in the
     band that is decided one by one (2 x 1000 mechanisms of two values: 111,723 band
     pairs shared, none whole). Guarantee: exact (a partition). Raises: nothing."""
-    whole = _split_whole(groups)
-    shared = _split_shared(groups)
+    whole = _split(groups, share=False)
+    shared = _split(groups, share=True)
     if max(half_classes(whole[0]), half_classes(whole[1])) <= 4 * max(half_classes(shared[0]), half_classes(shared[1])):
         return whole
     return shared
 
 
-def _split_whole(groups: Sequence[tuple[ExpNum, int]]) -> tuple[list[tuple[ExpNum, int]], list[tuple[ExpNum, int]]]:
+def _split(groups: Sequence[tuple[ExpNum, int]], share: bool) -> tuple[list[tuple[ExpNum, int]], list[tuple[ExpNum, int]]]:
+    """Groups dealt, largest count first, to the half with fewer classes so far; with ``share``
+    each count of 2 or more is split between the halves instead."""
     left: list[tuple[ExpNum, int]] = []
     right: list[tuple[ExpNum, int]] = []
     cl = cr = 1.0
     for v, n in sorted(groups, key=lambda g: -g[1]):
-        if cl <= cr:
-            left.append((v, n))
-            cl *= n + 1
-        else:
-            right.append((v, n))
-            cr *= n + 1
-    return left, right
-
-
-def _split_shared(groups: Sequence[tuple[ExpNum, int]]) -> tuple[list[tuple[ExpNum, int]], list[tuple[ExpNum, int]]]:
-    left: list[tuple[ExpNum, int]] = []
-    right: list[tuple[ExpNum, int]] = []
-    cl = cr = 1.0
-    for v, n in sorted(groups, key=lambda g: -g[1]):
-        if n >= 2:
+        if share and n >= 2:
             a = n // 2
             b = n - a
             if cl > cr:
