@@ -311,7 +311,7 @@ def _init_worker(memory_gib: float, limit_seconds: float) -> None:
     os.environ["EXACTDP_MAX_SECONDS"] = repr(limit_seconds)
     # beyond what the worker holds at its start: a worker forked from a large process (the
     # test session, after 2000 tests) inherits its address space, and a cap counted from 0
-    # left a case 150 MB, so FLINT aborted it
+    # left too little room: FLINT aborted a case that peaks at 322 MB (VmPeak) on its own
     cap = _vm_size() + int(memory_gib * 2**30)
     with contextlib.suppress(ValueError, OSError):
         resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
