@@ -93,10 +93,9 @@ class Prepared:
         key = (field.name, getattr(field, "prec", None))
         hit = self._Z.get(key)
         if hit is None:
-            one = field.rational(Fraction(1))
-            z = one
+            z = field.rational(Fraction(1))
             for w, n in self.groups:
-                z = z * (one + field.embed(w)) ** n
+                z = z * field.power(w, n, one_plus=True)
             hit = self._Z[key] = z
         return hit
 

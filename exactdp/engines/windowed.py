@@ -242,6 +242,7 @@ class Windowed(BallKernel):
         self._lw = w.flog()
         self._cache: dict = {}
         self._approx: dict = {}
+        self._located: dict = {}
         self._table = None
         self._lattice = None
 
@@ -299,7 +300,7 @@ class Windowed(BallKernel):
             else:
                 a = 1 - binomial_tail(k, w, m_hi - 1, prec, lower=True)
             sig = binomial_tail(k, _Inv(w), m_hi, prec)
-            Z = (1 + w.arb(prec)) ** k
+            Z = ArbField(prec).power(w, k, one_plus=True)
         if len(self._cache) > 64:
             self._cache.clear()
         hit = self._cache[key] = (a, sig, Z)
@@ -313,7 +314,7 @@ class Windowed(BallKernel):
             return ratio_one_sums(field, t_num, t, field.rational(Fraction(2**k)) if k < 64 else arb(2) ** k)
         m_hi, undecided = self.threshold(t_num)
         prec = field.prec
-        a, sig, Z = self.tails(m_hi, prec) if m_hi <= k else (zero, zero, (1 + field.embed(self.w)) ** k)
+        a, sig, Z = self.tails(m_hi, prec) if m_hi <= k else (zero, zero, field.power(self.w, k, one_plus=True))
         s = Z * (a - t * sig)
         sigma = Z * sig
         if undecided:
@@ -354,6 +355,14 @@ class Windowed(BallKernel):
         approximate (a starting point for the certified Newton steps). Raises: nothing.
         Returns None when the crossing is outside the table's range (the generic search runs).
         """
+        hit = self._located.get(log_goal, 0)
+        if hit == 0:
+            if len(self._located) > 64:
+                self._located.clear()
+            hit = self._located[log_goal] = self._locate_float_uncached(log_goal)
+        return hit
+
+    def _locate_float_uncached(self, log_goal: float) -> Optional[float]:
         k, lw = self.k, self._lw
         if lw <= 0 or k < 2:
             return None
@@ -387,7 +396,29 @@ class Windowed(BallKernel):
             hit = self._approx[lnt] = self._approx_uncached(lnt)
         return hit
 
+    def _approx_from_table(self, lnt: float) -> Optional[tuple[float, float]]:
+        """:meth:`approx` from the table of pieces when it is built and ``lnt`` lies on one of its
+        pieces (``S / Z = P[X > m] - t P[Y > m]`` for ``t`` from ``t_m`` up to the next
+        breakpoint), else None."""
+        tab = self._table
+        if not tab:
+            return None
+        m, la, ly = tab
+        lnt_m = (2 * m - self.k) * self._lw
+        i = int(np.searchsorted(lnt_m, lnt, side="right")) - 1
+        if i < 0 or i >= len(m) - 1 or not (math.isfinite(la[i]) and math.isfinite(ly[i])):
+            return None
+        r = lnt + float(ly[i] - la[i])  # ln (t P[Y > m] / P[X > m]) < 0 on the piece
+        if not r < 0:
+            return None
+        ls = float(la[i]) + math.log(-math.expm1(r))
+        lz = self.k * _log1pexp(self._lw)
+        return ls + lz, -math.exp(min(lnt + float(ly[i]) - ls, 700.0))
+
     def _approx_uncached(self, lnt: float) -> tuple[float, float]:
+        quick = self._approx_from_table(lnt)
+        if quick is not None:
+            return quick
         k, lw = self.k, self._lw
         if lw <= 0:
             return (math.log(2) * k + math.log(-math.expm1(lnt)), -1.0 / -math.expm1(lnt)) if lnt < 0 else (-math.inf, 0.0)
