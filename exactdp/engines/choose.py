@@ -341,8 +341,8 @@ def choose_structure(ws: Union[Sequence[ExpNum], None] = None, method: str = "au
         best = min(seen, key=lambda c: max(c[1].seconds / sec_lim, c[1].bytes / mem_lim)) if seen else None
         alt = "give rational eps on a coarser lattice, use fewer mechanisms, or " + approx_alt
         what = (f"exact optimal composition of these {k} mechanisms (#P-hard in general, Murtagh-Vadhan Thm 1.6); "
-                f"the cheapest exact kernel ({best[0]}) is estimated at {best[1].text()}" if best else
-                f"no exact kernel fits for these {k} mechanisms")
+                f"the cheapest kernel ({best[0]}) is estimated at {best[1].text()}" if best else
+                f"no kernel fits for these {k} mechanisms")
         raise CostTooHigh(
             "mechanisms",
             f"{what}, over the limits ({fmt(sec_lim)} s, {fmt_bytes(mem_lim)}); {alt} (or lift the limits: "

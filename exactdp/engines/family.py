@@ -26,9 +26,9 @@ import math
 from fractions import Fraction
 from typing import Optional
 
-from .._backend import arb, fmpq, workprec
+from .._backend import workprec
 from ..errors import CostTooHigh, NotExact, PrecisionError
-from ..numbers import MAXPREC, Enclosure, ExpNum, arb_bounds, digits_to_bits, log_sign_of_product
+from ..numbers import MAXPREC, Enclosure, ExpNum, arb_bounds, arb_of_fraction, digits_to_bits, log_sign_of_product
 from .base import Prepared, Target
 from .costs import EVALS_DELTA, EVALS_OPTCOMP, MAX_SUM_EPS, Estimate, check_estimate
 from .fields import ArbField, ExactField, FloatField
@@ -172,7 +172,7 @@ def _delta_balls(prep: Prepared, t_num: ExpNum, digits: int, prec: Optional[int]
         with workprec(cur):
             f = field_cls(cur)
             S, _ = prep.struct.evaluate(f, t_num)
-            d = arb(fmpq(floor.numerator, floor.denominator)) + arb(fmpq(P.numerator, P.denominator)) * (S / prep.Z(f))
+            d = arb_of_fraction(floor) + arb_of_fraction(P) * (S / prep.Z(f))
             gap = None
             if d.is_finite():
                 lo, hi = arb_bounds(d)

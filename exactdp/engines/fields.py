@@ -24,7 +24,7 @@ import mpmath
 
 from .._backend import arb, arb_poly, fmpq, fmpz_poly, mpq, workprec
 from ..errors import NotExact
-from ..numbers import ExpNum, RatExp, Root
+from ..numbers import ExpNum, RatExp, Root, arb_of_fraction
 
 __all__ = ["ExactField", "ArbField", "FloatField", "MpfField", "Field"]
 
@@ -112,7 +112,7 @@ class ArbField(Field):
         return x.arb(self.prec)
 
     def rational(self, q: Fraction):
-        return arb(fmpq(q.numerator, q.denominator))
+        return arb_of_fraction(q)
 
     def power(self, x: ExpNum, n: int, *, one_plus: bool = False):
         """As :meth:`Field.power`, with the base ``n.bit_length()`` bits more precise: a power
