@@ -431,3 +431,29 @@ def test_optcomp_at_an_exact_tie_with_eps_g_zero_is_zero():
     # and a hair above it the answer is 0, a hair below it positive (S decreases in t)
     assert optcomp(ms, d0 * (1 + Fraction(1, 10**30)), engine="certified").value.upper == 0
     assert optcomp(ms, d0 * (1 - Fraction(1, 10**6)), engine="certified").value.lower > 0
+
+
+@pytest.mark.parametrize("k,eps", [(10**9, "0.01"), (10**9, "0.001"), (10**9, "0.005"), (2 * 10**8, "0.02")])
+def test_float_inverse_near_the_crossing_agrees_with_the_whole_table(k, eps):
+    """The float inverse from a table near the normal estimate of the crossing against the one
+    from the whole table of pieces (52 sd) and the certified OptComp, at goals from
+    delta_g = 0.9 to 1e-300: within one piece (``2 eps`` in ``ln t``; floats only choose where
+    Newton starts)."""
+    import exactdp.engines.windowed as wmod
+
+    w = RatExp.from_eps(Fraction(eps))
+    lz = k * math.log1p(math.exp(float(Fraction(eps))))
+    near, whole = Windowed(w, k), Windowed(w, k)
+    for dg in (0.9, 1e-5, 1e-10, 1e-50, 1e-300):
+        a = near.locate_float(math.log(dg) + lz)
+        assert near._near is not None
+        old = wmod.NEAR_TABLE_MIN
+        wmod.NEAR_TABLE_MIN = 10**12
+        try:
+            b = whole.locate_float(math.log(dg) + lz)
+        finally:
+            wmod.NEAR_TABLE_MIN = old
+        assert a is not None and b is not None
+        c = optcomp(comp(k, eps=eps), Fraction(dg), engine="certified", digits=20).value
+        width = 2 * float(Fraction(eps))
+        assert abs(a - b) <= width and float(c.lower) - width <= a <= float(c.upper) + width, dg
