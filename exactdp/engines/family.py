@@ -84,7 +84,7 @@ class Engine:
             g = "exact" if inv.exact_answer else self.guarantee
             return EpsResult(inv.value, inv.exp_exact, self.name, prep.method, g, None, prep.k)
         if prep.ln_W > MAX_SUM_EPS and not _eps_g_fits(prep, target):
-            if prep.struct.method == "windowed":
+            if prep.struct.method in ("windowed", "windowed-groups"):
                 from .inverse import locate
 
                 L = locate(prep.struct, target.log_float() + prep.log_Z, prep.ln_W)
@@ -110,10 +110,10 @@ class Engine:
 
 def _eps_g_fits(prep: Prepared, target: Target) -> bool:
     """Does OptComp's answer itself stay within ``MAX_SUM_EPS`` (so ``t = e^eps_g`` has at
-    most about 1.4e5 bits) though ``sum eps_i`` does not? Asked of the windowed kernel only
+    most about 1.4e5 bits) though ``sum eps_i`` does not? Asked of the windowed kernels only
     (k = 10^9 mechanisms of eps = 0.01 sum to 10^7, their OptComp at 1e-6 is about 5e4),
     from the float search; other kernels keep the ``sum eps_i`` limit."""
-    if getattr(prep.struct, "method", None) != "windowed":
+    if getattr(prep.struct, "method", None) not in ("windowed", "windowed-groups"):
         return False
     from .inverse import locate
 
