@@ -300,13 +300,15 @@ class _Built:
     """A truncated ``P_rho`` in fixed point: ``P~`` has coefficients ``p_m`` with
     ``0 <= p_m 2^scale - poly[(m - offset) / stride] <= err`` (``p_m = 0`` outside the stored
     range and off the stride), and
-    ``P_rho`` lost mass ``<= lost`` to ``P~``; ``prec`` is the working precision served."""
+    ``P_rho`` lost mass ``<= lost`` to ``P~``; ``prec`` is the working precision served;
+    ``work``: the products' lengths, summed and largest (what :func:`tree_plan` simulates)."""
 
-    __slots__ = ("key", "rho", "lr", "poly", "stride", "offset", "err", "scale", "lost", "prec", "mean", "sd")
+    __slots__ = ("key", "rho", "lr", "poly", "stride", "offset", "err", "scale", "lost", "prec", "mean", "sd", "work")
 
     def __init__(self, key, rho, lr, poly, stride, offset, err, scale, lost, prec, mean, sd):
         self.key, self.rho, self.lr, self.poly, self.stride, self.offset = key, rho, lr, poly, stride, offset
         self.err, self.scale, self.lost, self.prec, self.mean, self.sd = err, scale, lost, prec, mean, sd
+        self.work = (0, 0)
 
 
 class BallLattice(BallKernel):
@@ -594,16 +596,21 @@ class BallLattice(BallKernel):
             else:
                 rho = arb(math.exp(lr)) if abs(lr) < 700 else arb(lr).exp()
             lost = arb(0)
+            # units of 2^-P cut off: by the cuts, and where a stored polynomial ends below the
+            # true one (FLINT drops top coefficients that floored to 0; each was at most err)
+            cut_units = 0
             nodes: list = []  # (poly in z^g, g, offset, err, mean, variance)
             for a, n in self.live:
                 lo, hi = _float_limits(n, a * lr, bits)
                 terms, rest = binomial_window(n, rho**a, lo, hi, P)
                 lost += rest
                 f, e = _fixed(terms, P)
+                leaf = fmpz_poly(f)
+                cut_units += (len(f) - leaf.length()) * e
                 q = _sig(a * lr)
-                nodes.append((fmpz_poly(f), a, a * lo, e, a * n * q, a * a * n * q * (1 - q)))
+                nodes.append((leaf, a, a * lo, e, a * n * q, a * a * n * q * (1 - q)))
         one = 1 << P
-        cut_units = 0
+        tot = big = 0
         for i, j in merges:
             (f1, g1, o1, e1, m1, v1), (f2, g2, o2, e2, m2, v2) = nodes[i], nodes[j]
             nodes[i] = nodes[j] = None  # memory: the children are not needed again
@@ -614,14 +621,19 @@ class BallLattice(BallKernel):
             # the floor division adds less than one unit
             e = e1 + -(-e2 * int(f1(1)) // one) + 1
             m, v = m1 + m2, v1 + v2
-            f, o, cut = _cut(f1 * f2 // one, g, o1 + o2, e, m, v, R, budget)
+            prod = f1 * f2 // one
+            cut_units += max(0, f1.length() + f2.length() - 1 - prod.length()) * e
+            tot, big = tot + prod.length(), max(big, prod.length())
+            f, o, cut = _cut(prod, g, o1 + o2, e, m, v, R, budget)
             cut_units += cut
             nodes.append((f, g, o, e, m, v))
         poly, g, off, err, mean, var = nodes[-1] if nodes else (fmpz_poly([one]), 1, 0, 0, 0.0, 0.0)
         with workprec(wp):
             # mass lost: the sum of the omissions bounds 1 - P~(1)
             lost = (lost + arb(cut_units) / one).upper()
-        return _Built(key, rho, lr, poly, g, off, err, P, lost, wp, mean, math.sqrt(var))
+        built = _Built(key, rho, lr, poly, g, off, err, P, lost, wp, mean, math.sqrt(var))
+        built.work = (tot, big)
+        return built
 
 
 def _prec_step(bits: int) -> int:
