@@ -34,24 +34,46 @@ computed in Arb balls only over a window around its mode (chosen in floating poi
 that the omitted mass is below ``2^-(prec + margin)``), and the omitted mass on each
 side is bounded rigorously by the lemma of :mod:`.windowed` (the ratio of consecutive
 binomial terms is monotone away from the mode, so the omitted terms are at most
-``B / (1 - r)`` for the first omitted term ``B`` and its ratio ``r < 1``). The factors
-are multiplied with FLINT ``arb_poly`` (a product tree at C level); each product is
-cut to its mean plus or minus ``R`` standard deviations when the coefficients cut off
-are rigorously small (their sum, an ``arb_poly`` evaluation at 1, is within a budget),
-else kept whole. The truncated polynomial ``P~`` has coefficients between 0 and those
-of ``P_rho`` and loses mass ``1 - P~(1) <= e`` with ``e`` the sum of every omitted
-mass (each omission is multiplied by factors of mass at most 1), so for ``0 < z <= 1``::
+``B / (1 - r)`` for the first omitted term ``B`` and its ratio ``r < 1``). Each
+product of the tree is cut to its mean plus or minus ``R`` standard deviations when the
+mass cut off is rigorously small (within a budget), else kept whole. The truncated
+polynomial ``P~`` has coefficients between 0 and those of ``P_rho`` and loses mass
+``1 - P~(1) <= e`` with ``e`` the sum of every omitted mass (each omission is
+multiplied by factors of mass at most 1), so for ``0 < z <= 1``::
 
     T~(z) <= T(z) <= T~(z) + e,
 
-and ``e`` is added as a one-sided ball radius. Every rounding is in balls; the
-result is an enclosure.
+and ``e`` is added as a one-sided ball radius.
 
-**Precision.** ``arb_poly`` products have errors relative to the coefficients of
-similar size (FLINT's block multiplication), and the tilt makes the coefficients near
-``m_hi`` the largest, so the build runs at ``prec + 12 + log2 A`` bits (the tree and the
-evaluations lose about ``log2`` of the length), rounded up to a multiple of 64 so that
-Newton's steps and the certificate share one build; the scalars ``N(rho)`` and the
+**Fixed point.** The products are exact integer products (FLINT ``fmpz_poly``, about
+three times faster than ``arb_poly`` at these sizes): every polynomial is stored as
+integers ``f`` with ``P`` fractional bits and one error bound ``err`` (an integer, in
+units of ``2^-P``) such that its true coefficients ``p`` satisfy ``0 <= p 2^P - f <= err``.
+A window's balls give ``f = floor(lower 2^P)`` and ``err`` from their upper ends. For a
+product, with ``|p_2|_1 <= 1`` (a mass) and ``s_1 = sum f_1``::
+
+    0 <= (p_1 p_2) 2^2P - f_1 f_2 <= err_1 2^P + err_2 s_1,
+
+and the floor division by ``2^P`` adds less than one unit, so
+``err = err_1 + ceil(err_2 s_1 / 2^P) + 1``. A cut removes at most the stored mass plus
+``err`` for every coefficient removed (top coefficients that floor to 0, which FLINT
+drops, count as cut). A tail evaluated at ``z <= 1`` over ``n`` stored coefficients is
+then within ``[F(z), F(z) + err n]``, the sum of integers when ``z = 1``. ``P`` is
+``prec`` (rounded up to a multiple of 16) plus the margin plus a guard of
+``log2(3 leaves) + log2(2 L) + 4`` bits for the longest product ``L``, so that
+``err n`` and every cut's share stay below ``2^-(prec + margin)``.
+
+**Strides.** A factor in ``z^(a_j)`` is stored as a polynomial in ``z^(a_j)``; a product
+of factors whose exponents share the divisor ``g`` is a polynomial in ``z^g`` and is
+multiplied in that variable, ``g`` times shorter. The tree merges, for each common
+divisor ``d > 1`` of two exponents, largest first, the nodes whose stride ``d`` divides,
+then the rest; within a set the two shortest first (Huffman). For 10^4 mechanisms over
+the exponents 1..100 this cuts the products' total length by about 40% against a balanced tree
+of the sorted factors (:func:`tree_plan` simulates the plan; the build replays it).
+
+**Precision.** The tilt makes the coefficients near ``m_hi`` the largest, the windows
+and cuts keep ``MARGIN_BITS`` below them, and the fixed-point error is absolute, so
+the tails come out with about ``prec`` bits or more; the scalars ``N(rho)`` and the
 powers up to ``A`` are computed 64 + ``log2 A`` bits higher. The result is checked: the
 tails must have ``prec`` bits of relative accuracy and ``e <= 2^-(prec + 8) T~``, else
 the polynomial is rebuilt with its tilt exactly at ``m_hi``, wider windows and more bits
@@ -244,7 +266,7 @@ def tree_plan(groups: Sequence[tuple[int, int]], lr: float, bits: float) -> tupl
 
 
 #: Above this many groups the merge order skips the common strides (their pairwise gcds).
-STRIDE_GROUPS = 300
+STRIDE_GROUPS = 1000
 
 
 def _plan(groups: Sequence[tuple[int, int]], lr: float, bits: float) -> tuple[list, float, float, int]:
