@@ -321,9 +321,9 @@ def _plan(groups: Sequence[tuple[int, int]], lr: float, bits: float) -> tuple[li
 class _Built:
     """A truncated ``P_rho`` in fixed point: ``P~`` has coefficients ``p_m`` with
     ``0 <= p_m 2^scale - poly[(m - offset) / stride] <= err`` (``p_m = 0`` outside the stored
-    range and off the stride), and
-    ``P_rho`` lost mass ``<= lost`` to ``P~``; ``prec`` is the working precision served;
-    ``work``: the products' lengths, summed and largest (what :func:`tree_plan` simulates)."""
+    range and off the stride) and misses mass ``<= lost`` of ``P_rho``; ``prec`` is the
+    working precision served; ``work``: the products' lengths, summed and largest (what
+    :func:`tree_plan` simulates)."""
 
     __slots__ = ("key", "rho", "lr", "poly", "stride", "offset", "err", "scale", "lost", "prec", "mean", "sd", "work")
 
@@ -582,8 +582,8 @@ class BallLattice(BallKernel):
                 # snap the tilt to a fixed grid (about one standard deviation of the mean per
                 # step near rho = u, finer beyond), so nearby thresholds share one build
                 lr = round(lr * sd) / sd
-        # the product tree and the evaluations lose about log2 of the length <= log2 A bits;
-        # steps of 64 bits, so that the certificate's precision reuses Newton's build
+        # the fixed point's guard covers the tree and the evaluations; steps of 16 bits, so
+        # that nearby precisions (a delta_g's, an OptComp's certificate) share one build
         wp = _prec_step(prec)
         if lr is None:
             b = self._build("u", lu, wp, margin)
@@ -659,7 +659,7 @@ class BallLattice(BallKernel):
 
 
 def _prec_step(bits: int) -> int:
-    """Working precisions used: 64, 96, 128, ... (a build serves every lower request)."""
+    """Working precisions used: 64, 80, 96, ... (a build serves every lower request)."""
     return 16 * max(4, math.ceil(bits / 16))
 
 
