@@ -279,7 +279,7 @@ def _plan(groups: Sequence[tuple[int, int]], lr: float, bits: float) -> tuple[li
     into one, then the rest. Within a set, the two shortest first (Huffman), so that the
     lengths grow evenly. The build replays these merges, so the simulation (the cost model)
     and the build multiply the same products."""
-    R = _reach(bits)
+    R, Rc = _reach(bits), _cut_reach(bits)
     nodes = []  # (stride, length in units of the stride, variance)
     for a, n in groups:
         q = _sig(a * lr)
@@ -300,7 +300,7 @@ def _plan(groups: Sequence[tuple[int, int]], lr: float, bits: float) -> tuple[li
             L = (l1 - 1) * (g1 // g) + (l2 - 1) * (g2 // g) + 1
             tot += L
             big = max(big, float(L))
-            nodes.append((g, min(L, int(2 * R * math.sqrt(v1 + v2) / g) + 17), v1 + v2))
+            nodes.append((g, min(L, int(2 * Rc * math.sqrt(v1 + v2) / g) + 17), v1 + v2))
             merges.append((i, j))
             heapq.heappush(heap, (nodes[-1][0] * nodes[-1][1], len(nodes) - 1))
         return heap[0][1]
@@ -606,7 +606,7 @@ class BallLattice(BallKernel):
 
     def _build_uncached(self, key, lr: float, wp: int, margin: int) -> _Built:
         bits = wp + margin
-        R = _reach(bits)
+        reaches = (_cut_reach(bits), _reach(bits))
         merges, _, big, _ = _plan(self.live, lr, bits)
         P = _scale(len(self.live), big, bits)
         budget = 1 << (P - bits)  # per cut, in units of 2^-P (their number is below the leaves')
@@ -646,7 +646,7 @@ class BallLattice(BallKernel):
             prod = f1 * f2 // one
             cut_units += max(0, f1.length() + f2.length() - 1 - prod.length()) * e
             tot, big = tot + prod.length(), max(big, prod.length())
-            f, o, cut = _cut(prod, g, o1 + o2, e, m, v, R, budget)
+            f, o, cut = _cut(prod, g, o1 + o2, e, m, v, reaches, budget)
             cut_units += cut
             nodes.append((f, g, o, e, m, v))
         poly, g, off, err, mean, var = nodes[-1] if nodes else (fmpz_poly([one]), 1, 0, 0, 0.0, 0.0)
@@ -671,27 +671,35 @@ def _scale(leaves: int, big: float, bits: int) -> int:
     return bits + (3 * leaves + 3).bit_length() + int(2 * big + 2).bit_length() + 4
 
 
-def _cut(f: fmpz_poly, g: int, o: int, e: int, mean: float, var: float, R: float, budget: int):
+def _cut_reach(bits: float) -> float:
+    """Standard deviations a product is first cut to: a Gaussian tail there holds about
+    ``10^-5 2^-bits`` (float choice; the cut itself is certified)."""
+    return math.sqrt(2 * bits * math.log(2)) + 0.5
+
+
+def _cut(f: fmpz_poly, g: int, o: int, e: int, mean: float, var: float, reaches: tuple, budget: int):
     """Cut ``f`` (coefficient ``i`` at ``z^(o + g i)``, each at most ``e`` units below the true
-    one) to ``mean +- R sd`` when the true mass cut off (at most the stored one plus ``e`` a
-    coefficient) is certified below ``budget`` units; returns ``(poly, offset, units cut off)``."""
+    one) to ``mean +- R sd`` for the first ``R`` of ``reaches`` whose true mass cut off (at
+    most the stored one plus ``e`` a coefficient) is certified below ``budget`` units (a
+    skewed law may need the wider one); returns ``(poly, offset, units cut off)``."""
     L = f.length()
     sd = math.sqrt(var)
-    lo = max(0, math.floor((mean - R * sd - o) / g) - 8)
-    hi = min(L - 1, math.ceil((mean + R * sd - o) / g) + 8)
-    if lo <= 0 and hi >= L - 1:
-        return f, o, 0
-    if hi < lo:  # the whole mass is outside (a float accident): keep it
-        return f, o, 0
-    mass = (L - (hi - lo + 1)) * e
-    if lo > 0:
-        mass += int(f.truncate(lo)(1))
-    if hi < L - 1:
-        mass += int(f.right_shift(hi + 1)(1))
-    if mass > budget:
-        return f, o, 0
-    q = f.right_shift(lo) if lo > 0 else f
-    return q.truncate(hi - lo + 1), o + g * lo, mass
+    for R in reaches:
+        lo = max(0, math.floor((mean - R * sd - o) / g) - 8)
+        hi = min(L - 1, math.ceil((mean + R * sd - o) / g) + 8)
+        if lo <= 0 and hi >= L - 1:
+            return f, o, 0
+        if hi < lo:  # the whole mass is outside (a float accident): keep it
+            return f, o, 0
+        mass = (L - (hi - lo + 1)) * e
+        if lo > 0:
+            mass += int(f.truncate(lo)(1))
+        if hi < L - 1:
+            mass += int(f.right_shift(hi + 1)(1))
+        if mass <= budget:
+            q = f.right_shift(lo) if lo > 0 else f
+            return q.truncate(hi - lo + 1), o + g * lo, mass
+    return f, o, 0
 
 
 def _norm(groups: Sequence[tuple[int, int]], rho: arb, prec: int) -> arb:

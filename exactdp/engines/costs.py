@@ -422,10 +422,11 @@ def balllattice_cost(groups_a: Sequence[tuple[int, int]], lu: float, prec: int) 
     10^4 eps in {1..1000}/10^4              230  2.4e7   1.5e6   39 s   1.03 GB
     ======================================= ==== ======= ======= ====== =======
 
-    i.e. ``3.9-4.6e-9 tot (2 P + 17)`` s for the products, about ``7e-6`` s a window term
-    (the three groups: their leaves are long), and ``10-12 big (2 P + 17) / 8`` bytes (22 for
-    the smallest, where fixed costs dominate); the estimate takes ``5e-9``, ``1e-5`` and
-    ``16`` (the last case: 56 s and 1.7 GB). A build serves every threshold within a
+    i.e. ``3.9-4.6e-9 tot (2 P + 17)`` s for the products (up to ``5e-9`` when the other
+    jobs load both cores), about ``7e-6`` s a window term (the three groups: their leaves
+    are long), and ``10-12 big (2 P + 17) / 8`` bytes (22 for the smallest, where fixed
+    costs dominate); the estimate takes ``6e-9``, ``1e-5`` and ``16`` (the last case: 65 s
+    and 1.6 GiB). A build serves every threshold within a
     few standard deviations of its tilt and every lower precision: a delta_g builds once
     (twice when the precision steps up), an OptComp once to three times (Newton and the
     certificate share one; a far threshold is a second tilt), so one evaluation is
@@ -445,7 +446,7 @@ def balllattice_cost(groups_a: Sequence[tuple[int, int]], lu: float, prec: int) 
     terms = sum(min(n + 1, 2 * (R * max(math.sqrt(n * _sig(a * lu) * (1 - _sig(a * lu))), 1.0) + 16))
                 for a, n in groups_a)
     keep = 6 * final * (P / 8 + 48)  # the polynomials kept for later evaluations
-    build = Estimate(0.02 + 5e-9 * tot * bits + 1e-5 * terms, 16.0 * big * bits / 8 + keep + ALLOC_SLACK)
+    build = Estimate(0.02 + 6e-9 * tot * bits + 1e-5 * terms, 16.0 * big * bits / 8 + keep + ALLOC_SLACK)
     return build, Estimate(build.seconds / 8 + 1e-7 * final, build.bytes)
 
 

@@ -314,7 +314,7 @@ def test_a_cut_counts_the_error_of_every_coefficient_it_removes():
     L, e = 400, 7
     f = [int(1000 * math.exp(-((i - 200) / 30) ** 2 / 2)) + rng.randint(1, 3) for i in range(L)]
     for g, o in ((1, 0), (3, 30)):
-        poly, off, mass = bl._cut(fmpz_poly(f), g, o, e, o + g * 200.0, (g * 30.0) ** 2, 2.0, 10**9)
+        poly, off, mass = bl._cut(fmpz_poly(f), g, o, e, o + g * 200.0, (g * 30.0) ** 2, (2.0,), 10**9)
         lo = (off - o) // g
         kept = range(lo, lo + poly.length())
         assert 0 < len(kept) < L and [int(poly[i - lo]) for i in kept] == f[lo:lo + poly.length()]
