@@ -36,7 +36,8 @@ side is bounded rigorously by the lemma of :mod:`.windowed` (the ratio of consec
 binomial terms is monotone away from the mode, so the omitted terms are at most
 ``B / (1 - r)`` for the first omitted term ``B`` and its ratio ``r < 1``). Each
 product of the tree is cut to its mean plus or minus ``R`` standard deviations when the
-mass cut off is rigorously small (within a budget), else kept whole. The truncated
+mass cut off is rigorously small (within a budget; ``R = sqrt(2 bits ln 2) + 0.5`` first,
+then 1.5 more), else kept whole. The truncated
 polynomial ``P~`` has coefficients between 0 and those of ``P_rho`` and loses mass
 ``1 - P~(1) <= e`` with ``e`` the sum of every omitted mass (each omission is
 multiplied by factors of mass at most 1), so for ``0 < z <= 1``::
