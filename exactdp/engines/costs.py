@@ -404,15 +404,17 @@ def windowed_groups_cost(groups_l: Sequence[tuple[float, int]], prec: int) -> tu
     with their prefix sums; an evaluation takes ``min(box, last window)`` steps. Measured at
     144 bits (2 shared cores): builds of 2.3-4.5 us per term or configuration (2 x 10^8
     mechanisms: 1.2 s; three groups of 1000: 1.3 s for 2.9e5 configurations), evaluations of
-    1.2-2.1 us per step, peaks of 280-440 bytes per term or configuration (143 MB and
-    128 MB). Estimated: 6 us per build item, 3 us per step, 450 bytes, times
-    ``1 + prec/512``.
+    1.2-2.1 us per step, peaks of 280-440 bytes per term or configuration under tracemalloc
+    (143 MB and 128 MB; the resident peak of the second, with the configurations' list and
+    its sorted copies alive together, 179 MB: 610 bytes per configuration). Estimated: 6 us
+    per build item, 3 us per step, 700 bytes per configuration and 450 per window term,
+    times ``1 + prec/512``.
     """
     from .multiwindow import window_plan
 
     box, inner, wins = window_plan(groups_l, prec)
     f = 1 + prec / 512
-    build = Estimate(3 * f * 6e-6 * (box + wins) + 1e-3, f * 450.0 * (box + wins) + ALLOC_SLACK)
+    build = Estimate(3 * f * 6e-6 * (box + wins) + 1e-3, f * (700.0 * box + 450.0 * wins) + ALLOC_SLACK)
     return build, Estimate(f * 3e-6 * min(box, inner) + 1e-3, ALLOC_SLACK)
 
 
