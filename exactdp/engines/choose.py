@@ -192,9 +192,11 @@ def estimate_method(method: str, groups: Groups, lat=None, *, kind: str = "arb",
 
 
 def _windowed_groups_apply(groups: Groups) -> bool:
-    """The windowed grouped kernel takes two or more groups, every eps > 0 and finite in floats
-    (its windows and thresholds are chosen in floating point)."""
-    return len(groups) >= 2 and all(0 < v.flog() < 1e300 for v, _ in groups)
+    """The windowed grouped kernel takes two or more groups, every eps in ``(0, 1e6]``: its
+    windows and thresholds are chosen in floats, and its binomial terms come from
+    ``n ln(1 + e^eps)`` at ``48 + log2 n`` bits beyond the working precision (a value like
+    e^(6.8e143) needs the grouped kernel's precision rule)."""
+    return len(groups) >= 2 and all(0 < v.flog() <= 1e6 for v, _ in groups)
 
 
 def _count_text(n: int) -> str:

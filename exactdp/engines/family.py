@@ -174,7 +174,7 @@ def _delta_balls(prep: Prepared, t_num: ExpNum, digits: int, prec: Optional[int]
             S, _ = prep.struct.evaluate(f, t_num)
             d = arb_of_fraction(floor) + arb_of_fraction(P) * (S / prep.Z(f))
             gap = None
-            if d.is_finite():
+            if d.is_finite() and d.rad() < 1:  # delta_g is in [0, 1]: a wider ball says nothing
                 lo, hi = arb_bounds(d)
                 lo, hi = max(lo, floor), min(hi, Fraction(1))
                 enc = Enclosure(lo, hi) if lo <= hi else Enclosure.point(floor)

@@ -395,6 +395,41 @@ class WindowedGroups(BallKernel):
             sig = ay + arb(bound / 2, bound / 2) / t
             return Z * s, Z * sig
 
+    def locate_float(self, log_goal: float) -> Optional[float]:
+        """``ln t*`` with ``ln S(t*) = log_goal`` from the float model: Newton on ``ln S`` in
+        ``L = ln t`` inside a bracket, bisection where it would leave it. The generic search
+        crawled: left of ``t*`` the model is flat (``S = Z (1 - 1e-30)``, its slope underflows)
+        and Newton on S in t moved ``L`` by a few units per step (two groups of 2e5 and 4e5:
+        60 steps from 6000 to 6470 for ``t*`` at 7140). ``ln S`` decreases in ``L``, so the bracket
+        always holds the answer. Guarantee: approximate. Raises: nothing. Returns None when
+        ``S(1)`` is already at or below the goal (the generic search decides)."""
+        a, b = 0.0, self._lnW
+        if not (math.isfinite(b) and b > 0):
+            return None
+        ga = self.approx(a)[0] - log_goal
+        if not ga > 0:
+            return None
+        L, g, s = a, ga, self.approx(a)[1]
+        best = (abs(g), L)
+        for _ in range(200):
+            c = L - g / s if (s < 0 and math.isfinite(g)) else math.nan
+            if not (a < c < b) or (b - a) < 1e-300:
+                c = 0.5 * (a + b)
+            if abs(c - L) <= 1e-13 * max(abs(c), 1.0) or b - a <= 1e-13 * max(b, 1.0):
+                break
+            L = c
+            g, s = self.approx(L)
+            g -= log_goal
+            if math.isfinite(g) and abs(g) < best[0]:
+                best = (abs(g), L)
+            if g > 0:
+                a = L
+            else:
+                b = L
+            if best[0] <= 1e-13:
+                break
+        return best[1]
+
     def approx(self, lnt: float) -> tuple[float, float]:
         """``(ln S, d ln S / d ln t)`` in floating point (for the search only): the same sums as
         an evaluation, over windows of 12 standard deviations of the tilted law, in log space

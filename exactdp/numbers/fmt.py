@@ -16,11 +16,18 @@ from .parse import coprime_fraction
 __all__ = ["arb_bounds", "arb_of_fraction", "fraction_str", "fraction_to_decimal", "pow2_text", "short_fraction"]
 
 
+#: Largest gap, in bits, between a ball's midpoint and radius that :func:`arb_bounds` keeps exactly.
+_GAP = 1 << 20
+#: Largest binary exponent of an endpoint (2^40 bits: 137 GB as an integer).
+_MAX_EXPONENT = 1 << 40
+
+
 def arb_bounds(x: arb) -> tuple[Fraction, Fraction]:
     """Exact rational endpoints ``(lo, hi)`` of a ball. Guarantee: exact.
 
     Raises:
-        PrecisionError: the ball is not finite.
+        PrecisionError: the ball is not finite, or its endpoints would need binary exponents
+            beyond 2^40 (a ball of radius 2^(6e143) around 0).
     """
     if not x.is_finite():
         raise PrecisionError("enclosure is not finite (increase precision)")
@@ -32,7 +39,21 @@ def arb_bounds(x: arb) -> tuple[Fraction, Fraction]:
     m2, e2 = (int(v) for v in x.rad().man_exp())
     if m2 == 0:
         e2 = e1
+    elif m1 == 0:
+        e1 = e2
+    else:
+        # a radius (or midpoint) 2^20 bits below the other: the endpoints over one power of
+        # two would need that many bits (2^(1e144) for a delta_g beside e^(-6.8e143)), so the
+        # smaller is replaced by a power of two at least as large (still an enclosure)
+        top1, top2 = e1 + m1.bit_length(), e2 + m2.bit_length()
+        if top1 - top2 > _GAP:
+            m2, e2 = 1, top1 - _GAP
+        elif top2 - top1 > _GAP:
+            m1, e1, m2, e2 = 0, top2 + 1, 1, top2 + 1  # |mid| + rad < 2^(top2 + 1)
     e = min(e1, e2)
+    if max(abs(e), abs(max(e1, e2) - e)) > _MAX_EXPONENT:
+        raise PrecisionError(f"enclosure with a binary exponent of {max(abs(e1), abs(e2)):.3g} bits cannot be "
+                             "written as rationals (increase precision)")
     a, b = m1 << (e1 - e), m2 << (e2 - e)
     return _dyadic(a - b, e), _dyadic(a + b, e)
 

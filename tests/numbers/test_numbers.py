@@ -152,3 +152,20 @@ def test_arb_of_fraction_encloses_large_rationals(n, d, prec):
     assert lo <= q <= hi
     if q:
         assert (hi - lo) / abs(q) <= F(1, 2 ** (prec - 5))
+
+
+def test_arb_bounds_of_balls_with_huge_gaps_between_midpoint_and_radius():
+    """A radius 2^(1e144) times below its midpoint (a delta_g beside e^(-6.8e143)) or above it:
+    the endpoints stay exact rationals of moderate size that enclose the ball (checked against
+    the midpoint and radius as exact dyadics where they can be written, and by sign)."""
+    from flint import arb as farb
+
+    from exactdp.numbers import arb_bounds
+
+    tiny = farb(2) ** (-10**144)
+    ball = farb("0.5") + farb(0, tiny.upper())  # [1/2 - 2^-1e144, 1/2 + 2^-1e144]
+    lo, hi = arb_bounds(ball)
+    assert lo < F(1, 2) < hi and hi - lo <= F(1, 2 ** (2**20 - 2))
+    ball = farb(tiny, 1)  # midpoint 2^-1e144, radius 1
+    lo, hi = arb_bounds(ball)
+    assert lo <= -1 and hi >= 1 and hi - lo <= 4
