@@ -165,3 +165,16 @@ def test_command_line():
     assert p.returncode == 0 and "windowed-groups" in p.stdout
     ref = optcomp(mechanisms(eps=["0.01", "0.0123456789"], k=10**5), "1e-5").value
     assert f"{math.floor(float(ref.lower) * 1e6) / 1e6:.6f}" in p.stdout
+
+
+def test_flat_start_is_located_and_bracketed_by_homogeneous_compositions():
+    """The fuzz case where the generic float search crawled (2e5 mechanisms of e^eps = 5/4 beside
+    4e5 of 11/10; the ball Newton then crawled from t = 1 at 9216 bits): it answers, and the answer
+    lies between the OptComp of 6e5 mechanisms all at the smaller and all at the larger value
+    (monotone in each eps; the windowed homogeneous kernel)."""
+    ms = mechanisms(exp_eps=["11/10", "5/4", "11/10"], k=200001)
+    r = optcomp(ms, "1e-3")
+    assert r.method == WG
+    lo = optcomp(mechanisms(exp_eps=["11/10"], k=600003), "1e-3", method="windowed").value
+    hi = optcomp(mechanisms(exp_eps=["5/4"], k=600003), "1e-3", method="windowed").value
+    assert lo.upper < r.value.lower and r.value.upper < hi.lower
