@@ -438,6 +438,22 @@ def _flat_bits(bits: int, slope: float) -> int:
     return int(bits + 24 + min(flat, bits + 32)) + 2
 
 
+def _exact_affordable(struct) -> bool:
+    """May the tie ``S(1) = tau Z`` be decided by the kernel in exact arithmetic within the cost
+    limits? (A ball kernel's exact field is another kernel: exact binomials for k = 10^9, the
+    grouped sum over 8e10 classes for two large groups; beyond the limits the balls keep
+    trying, up to ``MAXPREC``.) Guarantee: exact decision on the estimate. Raises: nothing."""
+    from .costs import current_limits
+
+    est = getattr(struct, "estimate", None)
+    if est is None:
+        return True
+    build, one = est("exact", 0)
+    tot = build.then(one, 1)
+    sec, mem = current_limits()
+    return tot.seconds <= sec and tot.bytes <= mem
+
+
 def _decide_S1(ev, f, goal, prob, tq, exact_ok: bool, allow_exact: bool) -> Optional[bool]:
     """Is ``S(1) <= tau Z``? True / False, or None when the balls cannot tell yet."""
     S1, _ = ev(f, Fraction(1))
@@ -484,7 +500,7 @@ def _invert_balls(prob, target: Target, digits: int, prec: Optional[int], *, cer
     Field_ = ArbField if certify else FloatField
     bits = digits_to_bits(digits) + 4
     tq = target.exact()
-    exact_ok = tq is not None and prob.all_exact()
+    exact_ok = tq is not None and prob.all_exact() and _exact_affordable(struct)
     L0, slope = locate_slope(struct, target.log_float() + prob.log_Z, prob.ln_W)
     small = max(0, int(-math.log2(L0))) if 0 < L0 < 1 else 0
     start = prec if prec is not None else min(max(64, bits + 32 + small, _flat_bits(bits, slope)), MAXPREC)
