@@ -392,27 +392,32 @@ def mitm_vec_limbs(NL: float, NR: float, g: int, prec: int) -> int:
 def mitm_vec_cost(NL: float, NR: float, g: int, prec: int, workers: int = 1) -> tuple[Estimate, Estimate]:
     """``(build, one evaluation)`` of the vector form of meet in the middle (see :func:`mitm_cost`).
 
-    Build: per class of a half, a row of L 16-bit limbs times a constant (a float64 matrix
-    product and carries), the float key, a stable sort and the sorted copy. Kept: per left
-    class ``2 L + 16`` bytes, per right class ``2 (L + 1) + 16``. One evaluation: per left class
-    two searches and two exact limb dot products (``~ L^2`` flops each). Rates measured on the
-    project's 2-core machine (``benchmarks/bench_mitm.py``).
+    Build: per class of a half, one row of L 16-bit limbs times another (a float64 matrix
+    product and the carries), its float key, a stable sort, the row written to its sorted
+    place. Kept: per left class ``2 L`` bytes of limbs, 8 of key, 4 of class index; per right
+    class ``2 (L + 1)`` (its suffix sums), 8 and 4; while a half is built, another 24 bytes per
+    class (the unsorted keys, the order and its inverse). One evaluation: per left class two
+    searches and two exact limb dot products (``~ L^2`` flops each), in chunks of
+    :data:`~exactdp.engines.mitm.VEC_CHUNK`. Measured (``benchmarks/bench_mitm.py``, 2 shared
+    cores, 17-digit eps, L = 13): k = 48 (2^24 classes per half) built in 13-16 s, 3.9 s per
+    evaluation, peak 1.40 GB; the rates below are about 1.5 times those. With ``workers``
+    Dask workers each builds the whole form (time and memory per process) and evaluates
+    ``1 / workers`` of the chunks.
     """
-    g_half = max(g // 2, 1)
     L = mitm_vec_limbs(NL, NR, g, prec)
     N = NL + NR
-    build_s = N * (MITM_VEC_BUILD_S + MITM_VEC_BUILD_S_L2 * L * L)
-    keep = NL * (2 * L + 16) + NR * (2 * (L + 1) + 16)
-    peak = keep + max(NL, NR) * (5 * L + 24) + ALLOC_SLACK + 64 * 2**20
-    ev_s = NL * (MITM_VEC_EVAL_S + MITM_VEC_EVAL_S_L2 * L * L) / max(workers, 1) + 1e-3 * g_half
-    return Estimate(build_s, peak), Estimate(ev_s, ALLOC_SLACK + 40 * min(NL, 2**18) * (L + 1))
+    build_s = 0.05 + N * (MITM_VEC_BUILD_S + MITM_VEC_BUILD_S_L2 * L * L)
+    keep = NL * (2 * L + 12) + NR * (2 * (L + 1) + 12)
+    peak = keep + max(NL, NR) * 24 + ALLOC_SLACK + 32 * 2**20
+    ev_s = 0.01 + NL * (MITM_VEC_EVAL_S + MITM_VEC_EVAL_S_L2 * L * L) / max(workers, 1)
+    return Estimate(build_s, peak), Estimate(ev_s, ALLOC_SLACK + 64.0 * min(NL, 2**16) * (L + 1))
 
 
-#: Measured rates of the vector form (seconds per class, and per class and limb squared).
-MITM_VEC_BUILD_S = 4e-7
-MITM_VEC_BUILD_S_L2 = 4e-9
-MITM_VEC_EVAL_S = 1e-7
-MITM_VEC_EVAL_S_L2 = 4e-9
+#: Measured rates of the vector form, times about 1.5 (seconds per class, and per class and limb squared).
+MITM_VEC_BUILD_S = 1.5e-7
+MITM_VEC_BUILD_S_L2 = 3e-9
+MITM_VEC_EVAL_S = 6e-8
+MITM_VEC_EVAL_S_L2 = 1.6e-9
 
 
 def windowed_cost(k: int, lw: float, prec: int) -> tuple[Estimate, Estimate]:
