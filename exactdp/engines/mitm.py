@@ -290,6 +290,10 @@ class _Half:
 #: Left classes per chunk: a float64 matrix product over a chunk sums ``chunk`` products of
 #: two 16-bit limbs, ``< chunk 2^32 <= 2^53``, exactly.
 VEC_CHUNK = 1 << 16
+#: Pairs of one chunk decided one by one beyond which an evaluation goes to the per-class
+#: form instead (which merges classes of exactly equal ratio: ties at a breakpoint of, say,
+#: eps in {0.1, 0.2, 0.3}; random decimal eps put a handful of pairs in the band).
+VEC_MAX_BAND = 1 << 14
 #: The vector form is used when the larger half has at least this many classes.
 VEC_MIN_CLASSES = 1 << 12
 _U = 2.0**-53
@@ -578,6 +582,8 @@ class VecState:
         """Exact integer sums (scale ``2^(2F)``) over the pairs of left rows ``s..e`` above the
         threshold: ``(pos, negdot, sumQ, band_pos, band_neg, undecided)``; see :meth:`MITM._vec_evaluate`."""
         hi, lo = self.bounds(lnt, mu, s, e)
+        if int((hi - lo).sum()) > VEC_MAX_BAND:
+            return None  # many exact ties (a breakpoint of a structured composition): see MITM._vec_evaluate
         NL, NR = self.NL, self.NR
         P = self.left.P[s:e]
         Q = self.left.P[NL - e:NL - s][::-1]
@@ -842,6 +848,8 @@ class MITM(Structure):
         # rounding), doubled: pairs outside it are placed by the floats, inside it exactly
         mu = 2 * (info["derr"] + err_t + 8 * _U * (abs(lnt) + info["dmag"])) + 1e-300
         X0, res = self._run(spec, "eval", (lnt, mu, t_num))
+        if any(r is None for r in res):
+            return self._scalar_evaluate(field, t_num, t)
         pos = sum(r[0] for r in res) + sum(r[3] for r in res)
         neg = X0 * sum(r[2] for r in res) - sum(r[1] for r in res) + sum(r[4] for r in res)
         F = 16 * spec.L
@@ -986,6 +994,9 @@ class MITM(Structure):
     def evaluate(self, field: Field, t_num: ExpNum, t=None):
         if self.vector and not field.exact:
             return self._vec_evaluate(field, t_num, t)
+        return self._scalar_evaluate(field, t_num, t)
+
+    def _scalar_evaluate(self, field: Field, t_num: ExpNum, t=None):
         if t is None:
             t = field.embed(t_num)
         la, lna, rb, rnb, suf_b, suf_nb = self._prepared(field)

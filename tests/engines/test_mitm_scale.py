@@ -117,6 +117,23 @@ def test_breakpoint_ties_are_decided_exactly():
     assert contains(r.value, ref) and r.value.accurate(40)
 
 
+def test_many_exact_ties_go_to_the_per_class_form(monkeypatch):
+    # eps in {0.1, 0.2, 0.3} (0.1 + 0.2 = 0.3) and eps_g = 0: many pairs tie exactly at t = 1; past
+    # VEC_MAX_BAND band pairs an evaluation goes to the per-class form, which merges them
+    import exactdp.engines.mitm as mitm
+
+    eps = ["0.1", "0.2", "0.3"] * 4
+    ms = [Mechanism(eps=e) for e in eps]
+    ref = brute_delta(eps, ["0"] * 12, "0")
+    prep = vector_prep(ms)
+    a = CERT.delta(prep, RatExp.from_eps(F(0)), digits=40).value
+    monkeypatch.setattr(mitm, "VEC_MAX_BAND", 0)
+    prep = vector_prep(ms)
+    b = CERT.delta(prep, RatExp.from_eps(F(0)), digits=40).value
+    assert "_scalar_done" in prep.struct.__dict__  # it did go to the per-class form
+    assert contains(a, ref) and contains(b, ref) and a.accurate(40) and b.accurate(40)
+
+
 def test_kernel_values_and_sigma_against_the_per_class_form():
     # S(t) and sigma(t) of the vector form against the per-class form in the same balls
     eps = decimal_eps(14, 7)
