@@ -248,6 +248,12 @@ def test_dask_split_is_identical_to_serial():
     d = optcomp(ms, "1e-5", engine="certified", workers=2)
     assert (a.value.lower, a.value.upper, a.prec) == (c.value.lower, c.value.upper, c.prec)
     assert (b.value.lower, b.value.upper, b.prec) == (d.value.lower, d.value.upper, d.prec)
+    # an existing scheduler: each worker builds its own form (no shared folder)
+    from dask.distributed import LocalCluster
+
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        e = optcomp(ms, "1e-5", engine="certified", scheduler=cluster.scheduler_address)
+    assert (b.value.lower, b.value.upper, b.prec) == (e.value.lower, e.value.upper, e.prec)
 
 
 def test_dask_options_are_validated():
