@@ -14,9 +14,14 @@ import flint
 from flint import arb, arb_poly, fmpq, fmpz, fmpz_poly
 from gmpy2 import mpq, mpz
 
-__all__ = ["arb", "arb_poly", "fmpq", "fmpz", "fmpz_poly", "mpq", "mpz", "workprec", "FLINT_VERSION"]
+__all__ = ["arb", "arb_poly", "fmpq", "fmpz", "fmpz_poly", "mpq", "mpz", "workprec", "current_prec", "FLINT_VERSION"]
 
 FLINT_VERSION = flint.__version__
+
+
+def current_prec() -> int:
+    """The Arb working precision in bits."""
+    return int(flint.ctx.prec)
 
 
 @contextmanager

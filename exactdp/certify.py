@@ -22,7 +22,7 @@ from typing import Optional, Union
 
 from .approx import delta_bounds, optcomp_bounds
 from .engines import composed_delta, optcomp
-from .engines.costs import cost_limits, current_limits
+from .engines.costs import cost_limits, current_limits, fmt, fmt_bytes
 from .errors import CostTooHigh, InvalidArgument, PrecisionError, Undecided
 from .events import Composition, as_composition
 from .links import implements
@@ -38,17 +38,8 @@ from .numbers import (
     parse_int,
 )
 
-__all__ = ["certify", "Certificate", "Undecided", "CERTIFY_MAX_K"]
+__all__ = ["certify", "Certificate", "Undecided"]
 
-#: Largest composition certified. The engines are linear in k at best
-#: (homogeneous: KOV's sum); measured on 2 shared cores, delta_g of k = 10^5
-#: identical mechanisms in 5.3 s and of k = 10^6 in 55 s; certify runs two such
-#: computations (delta_g at the claimed eps, OptComp at the claimed delta).
-CERTIFY_MAX_K = 200_000
-_SECONDS_PER_MECHANISM = 5.5e-5
-#: The faster rigorous option named when a composition is over CERTIFY_MAX_K.
-_LARGE_K_ALTERNATIVE = ("for equal eps, composed_delta(..., eps_g=claim_eps, engine='certified') (windowed: about a "
-                        "second at k = 10^9) encloses delta_g(claim_eps) rigorously: compare it with claim_delta")
 #: Estimated seconds the refinement of the reported eps (the lattice sandwich, when the
 #: exact engines refuse) may take; the verdict itself gets the full limits.
 REPORT_SECONDS = 30.0
@@ -190,8 +181,9 @@ def certify(
 
     Raises:
         InvalidArgument: bad mechanisms or claim (named, with the valid range).
-        CostTooHigh: more than :data:`CERTIFY_MAX_K` mechanisms (with the
-            estimate), or an explicit ``method`` over its size limit.
+        CostTooHigh: up front, with the estimate, when neither the engines (windowed for
+            equal eps at any k, ball lattice for a few commensurable groups, ...) nor the
+            lattice sandwich fit the cost limits, or an explicit ``method`` over its size limit.
         Undecided: the enclosure still straddled the claim at the bounds, or could not
             be computed to the digits the decision needed (precision bound).
 
@@ -207,14 +199,6 @@ def certify(
         Murtagh-Vadhan Theorem 1.5 (and 3.4 for adaptive composition).
     """
     ms = as_composition(mechanisms)
-    if ms.k > CERTIFY_MAX_K:
-        est = 2 * ms.k * _SECONDS_PER_MECHANISM
-        raise CostTooHigh(
-            "mechanisms",
-            f"certifying {ms.k} mechanisms is refused (limit {CERTIFY_MAX_K}): estimated "
-            f"{est:.3g} s or more (two engine calls, linear in k at best); {_LARGE_K_ALTERNATIVE}",
-            estimate={"seconds": est}, limit=CERTIFY_MAX_K, alternative=_LARGE_K_ALTERNATIVE,
-        )
     if (claim_eps is None) == (claim_exp_eps is None):
         raise InvalidArgument("claim_eps / claim_exp_eps", "given, exactly one of the two", None)
     E = parse_eps(claim_eps, "claim_eps") if claim_eps is not None else None
@@ -292,6 +276,16 @@ def _trivial_eps_bounds(ms: Composition, E, T, D: Fraction, P: Fraction, holds: 
     return Enclosure(claim.lower, s_hi)
 
 
+def _engines_text(refused: CostTooHigh) -> str:
+    """The engines' refusal in a clause (from its fields: the whole message names alternatives
+    the caller has already tried)."""
+    est, lim = refused.estimate, refused.limit
+    if isinstance(est, dict) and isinstance(lim, dict) and {"seconds", "bytes"} <= set(est) & set(lim):
+        return (f"the engines' cheapest kernel is estimated at about {fmt(est['seconds'])} s and "
+                f"{fmt_bytes(est['bytes'])}, over the limits ({fmt(lim['seconds'])} s, {fmt_bytes(lim['bytes'])})")
+    return f"the engines: {refused.expected}"
+
+
 def _decide_delta(ms, kw, D, method, digits, max_digits, max_degree):
     """delta_g at the claimed eps against D: exact, or certified with refinement, else the sandwich."""
 
@@ -321,11 +315,22 @@ def _decide_delta(ms, kw, D, method, digits, max_digits, max_degree):
         engine, meth = r.engine, r.method
         decided_by = "exact value" if r.exact is not None else f"certified enclosure ({d} digits)"
         decided_digits = None if r.exact is not None else d
-    except CostTooHigh:
+    except CostTooHigh as refused:
         def stop(lo, hi):
             return hi <= D or lo > D
 
-        b = delta_bounds(ms, **kw, width=Fraction(1, 10**digits), max_degree=max_degree, digits=max(digits, 20), stop=stop)  # type: ignore[arg-type]
+        try:
+            b = delta_bounds(ms, **kw, width=Fraction(1, 10**digits), max_degree=max_degree, digits=max(digits, 20), stop=stop)  # type: ignore[arg-type]
+        except CostTooHigh as e:
+            # both ways refused up front: one error about the user's mechanisms, with both estimates
+            raise CostTooHigh(
+                "mechanisms",
+                f"certifying these {ms.k} mechanisms is refused up front: {_engines_text(refused)}, and the lattice "
+                f"sandwich: {e.expected}; use fewer mechanisms or eps on a coarser lattice, or lift the limits "
+                "(EXACTDP_MAX_SECONDS / EXACTDP_MAX_MEMORY)",
+                estimate={"engines": refused.estimate, "sandwich": e.estimate}, limit=refused.limit,
+                alternative=refused.alternative,
+            ) from None
         if b.upper <= D:
             holds = True
         elif b.lower > D:

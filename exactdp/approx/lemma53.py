@@ -10,13 +10,25 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Optional
 
-from .._backend import arb, fmpq, workprec
+from .._backend import workprec
 from ..engines.api import check_digits, optcomp
 from ..engines.base import Target
 from ..errors import InvalidArgument, PrecisionError
 from ..events import Composition, as_composition
 from ..links import implements
-from ..numbers import Enclosure, ExpNum, RatExp, Root, arb_bounds, digits_to_bits, parse_delta, parse_eps, parse_rational, refine
+from ..numbers import (
+    Enclosure,
+    ExpNum,
+    RatExp,
+    Root,
+    arb_bounds,
+    arb_of_fraction,
+    digits_to_bits,
+    parse_delta,
+    parse_eps,
+    parse_rational,
+    refine,
+)
 
 __all__ = ["lemma53_bound", "scaled_delta_optcomp"]
 
@@ -43,7 +55,7 @@ def scaled_delta_optcomp(comp: Composition, delta_g: Fraction, scale: ExpNum, di
     def step(p: int) -> Optional[Enclosure]:
         nonlocal best
         with workprec(p):
-            lo, hi = arb_bounds(scale.arb(p) * arb(fmpq(delta_g.numerator, delta_g.denominator)))
+            lo, hi = arb_bounds(scale.arb(p) * arb_of_fraction(delta_g))
         lo = max(lo, Fraction(0))
         hi = min(hi, delta_g)  # the scale is <= 1
         if lo < 1 - P:  # the bracket still crosses the threshold of finiteness

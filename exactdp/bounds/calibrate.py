@@ -29,14 +29,25 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Optional
 
-from .._backend import arb, fmpq, workprec
+from .._backend import arb, workprec
 from ..engines import composed_delta
 from ..errors import InvalidArgument, PrecisionError
 from ..events import Composition, Mechanism
 from ..fdp.gaussian import delta_at_most as _decide_le
 from ..gdp import gdp_mu
 from ..links import implements
-from ..numbers import Enclosure, RatExp, arb_bounds, parse_delta, parse_eps, parse_exp_eps, parse_int, parse_positive, refine
+from ..numbers import (
+    Enclosure,
+    RatExp,
+    arb_bounds,
+    arb_of_fraction,
+    parse_delta,
+    parse_eps,
+    parse_exp_eps,
+    parse_int,
+    parse_positive,
+    refine,
+)
 
 __all__ = ["Calibration", "calibrate", "largest_eps0", "PaperStatement"]
 
@@ -44,8 +55,6 @@ __all__ = ["Calibration", "calibrate", "largest_eps0", "PaperStatement"]
 MAX_SEARCH_STEPS = 400
 
 
-def _q(x: Fraction) -> arb:
-    return arb(fmpq(x.numerator, x.denominator))
 
 
 def _t(eps_g: object, exp_eps_g: object) -> RatExp:
@@ -259,8 +268,8 @@ def _enc(fn, digits: int) -> Enclosure:
 
 def _monotone(e: Enclosure, fn, decreasing: bool, digits: int) -> Enclosure:
     """The image of the enclosure ``e`` under a monotone Arb function, outward."""
-    a = _enc(lambda: fn(_q(e.lower)), digits)
-    b = _enc(lambda: fn(_q(e.upper)), digits)
+    a = _enc(lambda: fn(arb_of_fraction(e.lower)), digits)
+    b = _enc(lambda: fn(arb_of_fraction(e.upper)), digits)
     return Enclosure(b.lower, a.upper) if decreasing else Enclosure(a.lower, b.upper)
 
 
@@ -295,19 +304,19 @@ def calibrate(eps_g: object = None, delta_g: object = 0, k: int = 1, *, exp_eps_
     if eps0.upper == 0:
         lap = var = inf
     elif eps0.lower > 0:
-        lap = _monotone(eps0, lambda x: _q(S) / x, True, digits)
+        lap = _monotone(eps0, lambda x: arb_of_fraction(S) / x, True, digits)
         var = Enclosure(2 * lap.lower ** 2, 2 * lap.upper ** 2)  # type: ignore[operator]
     else:
         lap = Enclosure(S / eps0.upper, math.inf)  # type: ignore[operator]
         var = Enclosure(2 * lap.lower ** 2, math.inf)  # type: ignore[operator]
-    geo = _monotone(eps0, lambda x: (-x / _q(S)).exp(), True, digits).clamp(Fraction(0), Fraction(1))
+    geo = _monotone(eps0, lambda x: (-x / arb_of_fraction(S)).exp(), True, digits).clamp(Fraction(0), Fraction(1))
     rr = _monotone(eps0, lambda x: x.exp() / (1 + x.exp()), False, digits).clamp(Fraction(1, 2), Fraction(1))
     mu = gdp_mu(exp_eps=t.q, delta=dg, digits=digits) if t.r == 0 else gdp_mu(eps=t.r, delta=dg, digits=digits)
     if mu.upper == 0:
         sigma = inf
     else:
-        hi = _enc(lambda: arb(k).sqrt() * _q(S) / _q(mu.lower), digits).upper if mu.lower > 0 else math.inf
-        lo = _enc(lambda: arb(k).sqrt() * _q(S) / _q(mu.upper), digits).lower
+        hi = _enc(lambda: arb(k).sqrt() * arb_of_fraction(S) / arb_of_fraction(mu.lower), digits).upper if mu.lower > 0 else math.inf
+        lo = _enc(lambda: arb(k).sqrt() * arb_of_fraction(S) / arb_of_fraction(mu.upper), digits).lower
         sigma = Enclosure(lo, hi)
     eg = str(eps_g) if eps_g is not None else f"log({exp_eps_g})"
     cal = Calibration(eg, dg, k, S, d0, eps0, lap, var, geo, rr, mu, sigma)
@@ -322,8 +331,8 @@ def _paper(t: RatExp, dg: Fraction, k: int, S: Fraction, cal: Calibration, digit
     out: list = []
     if dg == 0:
         return out
-    eps_num = (lambda: _q(t.r)) if t.q == 1 else (lambda: _q(t.q).log() + _q(t.r))
-    L = lambda: (arb.const_e() + eps_num() / _q(dg)).log()  # noqa: E731
+    eps_num = (lambda: arb_of_fraction(t.r)) if t.q == 1 else (lambda: arb_of_fraction(t.q).log() + arb_of_fraction(t.r))
+    L = lambda: (arb.const_e() + eps_num() / arb_of_fraction(dg)).log()  # noqa: E731
 
     in41 = (t.q == 1 and 0 < t.r <= Fraction(9, 10)) or (t.q != 1 and t.r == 0 and t.q <= Fraction(24596, 10000))
     e0p = _enc(lambda: eps_num() / (2 * (k * L()).sqrt()), digits)
@@ -335,13 +344,13 @@ def _paper(t: RatExp, dg: Fraction, k: int, S: Fraction, cal: Calibration, digit
     out.append(PaperStatement("Kairouz-Oh-Viswanath Corollary 4.1", "per-query eps0 (with delta0 = delta/2k)", e0p, ex41,
                               _ratio(e0p, ex41), meets41, in41, "ratio < 1: the paper's eps0 is smaller than needed"))
     # Theorem 4.2: Laplace with variance 8 k D^2 L / eps^2, i.e. eps0 = eps/(2 sqrt(k L)) per query, delta0 = 0
-    vp = _enc(lambda: 8 * k * _q(S) ** 2 * L() / eps_num() ** 2, digits)
+    vp = _enc(lambda: 8 * k * arb_of_fraction(S) ** 2 * L() / eps_num() ** 2, digits)
     if cal.delta0 == 0:
         vex = cal.laplace_variance
     else:
         e0 = largest_eps0(exp_eps_g=t.q, delta_g=dg, k=k, digits=digits) if t.r == 0 else \
             largest_eps0(eps_g=t.r, delta_g=dg, k=k, digits=digits)
-        vex = _monotone(e0, lambda x: 2 * (_q(S) / x) ** 2, True, digits)
+        vex = _monotone(e0, lambda x: 2 * (arb_of_fraction(S) / x) ** 2, True, digits)
     out.append(PaperStatement("Kairouz-Oh-Viswanath Theorem 4.2", "Laplace noise variance", vp, vex, _ratio(vp, vex),
                               _meets_eps0(e0p, Fraction(0), k, t, dg), in41, "ratio > 1: the paper adds more noise than needed"))
     # Theorem 4.3: Gaussian with the same variance; mu^2 = k D^2 / variance = eps^2 / (8 L)
@@ -353,7 +362,7 @@ def _paper(t: RatExp, dg: Fraction, k: int, S: Fraction, cal: Calibration, digit
     out.append(PaperStatement("Kairouz-Oh-Viswanath Theorem 4.3", "Gaussian noise variance", vp, sig2, _ratio(vp, sig2),
                               meets43, True, "ratio > 1: more noise than needed; meets_budget false: the statement fails here"))
     # the corrected statement (docs/regions.md): variance max(8 k D^2 L / eps^2, k D^2 / eps), i.e. mu^2 = min(eps^2/(8L), eps)
-    vc = _enc(lambda: _q(S) ** 2 * k * (8 * L() / eps_num() ** 2).max(1 / eps_num()), digits)
+    vc = _enc(lambda: arb_of_fraction(S) ** 2 * k * (8 * L() / eps_num() ** 2).max(1 / eps_num()), digits)
     mu2c = _enc(lambda: (eps_num() ** 2 / (8 * L())).min(eps_num()), digits)
     c_hi = _decide_le(mu2c.upper, t, dg)
     c_lo = _decide_le(mu2c.lower, t, dg)

@@ -31,11 +31,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Callable, Optional
 
-from .._backend import arb, fmpq, workprec
+from .._backend import arb, workprec
 from ..engines import EpsResult, optcomp
 from ..events import Composition, as_composition
 from ..links import implements
-from ..numbers import MAXPREC, Enclosure, RatExp, arb_bounds, digits_to_bits, parse_delta, refine
+from ..numbers import MAXPREC, Enclosure, RatExp, arb_bounds, arb_of_fraction, digits_to_bits, parse_delta, refine
 
 __all__ = ["Bound", "BoundsResult", "composition_bounds", "basic_bound", "advanced_bound", "kov34_bound", "kov35_bound",
            "BOUND_NAMES"]
@@ -75,16 +75,14 @@ class Bound:
         return d
 
 
-def _q(x: Fraction) -> arb:
-    return arb(fmpq(x.numerator, x.denominator))
 
 
 def _eps_arb(w, prec: int) -> arb:
     """``eps = ln w`` for an exp-space number ``w`` (exact ``r`` for ``w = e^r``)."""
     if isinstance(w, RatExp):
-        e = _q(w.r)
+        e = arb_of_fraction(w.r)
         if w.q != 1:
-            e = e + _q(w.q).log()
+            e = e + arb_of_fraction(w.q).log()
         return e
     return w.arb(prec).log()
 
@@ -174,15 +172,15 @@ def advanced_bound(mechanisms: object, delta_g: object, *, digits: int = 30) -> 
 
     def fn(p: int) -> arb:
         e = _eps_arb(m.w, p)
-        return (2 * k * (1 / _q(dp)).log()).sqrt() * e + k * e * (e.exp() - 1)
+        return (2 * k * (1 / arb_of_fraction(dp)).log()).sqrt() * e + k * e * (e.exp() - 1)
 
     return Bound("advanced", st, _certify(fn, digits, "advanced composition bound"), _UPPER)
 
 
 def _kov_value(a: arb, s2: arb, ksum: arb, dt: Fraction) -> list:
     """The three terms of ``min{sum eps, a + sqrt(2 s2 log(e + sqrt(s2)/dt)), a + sqrt(2 s2 log(1/dt))}``."""
-    t2 = a + (2 * s2 * (arb.const_e() + s2.sqrt() / _q(dt)).log()).sqrt()
-    t3 = a + (2 * s2 * (1 / _q(dt)).log()).sqrt()
+    t2 = a + (2 * s2 * (arb.const_e() + s2.sqrt() / arb_of_fraction(dt)).log()).sqrt()
+    t3 = a + (2 * s2 * (1 / arb_of_fraction(dt)).log()).sqrt()
     return [ksum, t2, t3]
 
 

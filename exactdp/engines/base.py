@@ -17,10 +17,10 @@ import math
 from fractions import Fraction
 from typing import Optional, Sequence
 
-from .._backend import arb, fmpq, workprec
+from .._backend import arb, workprec
 from ..errors import PrecisionError
 from ..events import Composition
-from ..numbers import ExpNum, RatExp, log_sign_of_product
+from ..numbers import ExpNum, RatExp, arb_of_fraction, log_sign_of_product
 from .choose import choose_structure
 from .fields import ExactField, Field
 from .structure import Structure
@@ -93,10 +93,9 @@ class Prepared:
         key = (field.name, getattr(field, "prec", None))
         hit = self._Z.get(key)
         if hit is None:
-            one = field.rational(Fraction(1))
-            z = one
+            z = field.rational(Fraction(1))
             for w, n in self.groups:
-                z = z * (one + field.embed(w)) ** n
+                z = z * field.power(w, n, one_plus=True)
             hit = self._Z[key] = z
         return hit
 
@@ -157,9 +156,9 @@ class Target:
         with workprec(prec):
             ex = self.exact()
             if ex is not None:
-                return arb(fmpq(ex.numerator, ex.denominator))
-            sd = self.scale.arb(prec) * arb(fmpq(self.dg.numerator, self.dg.denominator))  # type: ignore[union-attr]
-            return 1 - (1 - sd) / arb(fmpq(self.P.numerator, self.P.denominator))
+                return arb_of_fraction(ex)
+            sd = self.scale.arb(prec) * arb_of_fraction(self.dg)  # type: ignore[union-attr]
+            return 1 - (1 - sd) / arb_of_fraction(self.P)
 
     def log_float(self) -> float:
         """``ln tau`` in floating point (tau > 0). Guarantee: approximate."""

@@ -31,16 +31,18 @@ from .costs import (
     magnitude_bits,
     mitm_cost,
     windowed_cost,
+    windowed_groups_cost,
 )
 from .grouped import Grouped
 from .lattice import Lattice
 from .mitm import MITM, half_classes, split_groups, vec_default
+from .multiwindow import WindowedGroups
 from .structure import Structure
 from .windowed import Windowed
 
 __all__ = ["METHODS", "choose_structure", "detect_lattice", "detect_lattice_groups", "groups_of", "estimate_method"]
 
-METHODS = ("auto", "homogeneous", "windowed", "lattice", "lattice-balls", "grouped", "mitm", "brute")
+METHODS = ("auto", "homogeneous", "windowed", "lattice", "lattice-balls", "windowed-groups", "grouped", "mitm", "brute")
 
 Groups = Sequence[tuple[ExpNum, int]]
 
@@ -168,6 +170,12 @@ def estimate_method(method: str, groups: Groups, lat=None, *, kind: str = "arb",
         if kind == "exact":  # the exact field goes through the exact lattice kernel
             return estimate_method("lattice", groups, lat, kind=kind, prec=prec)
         return balllattice_cost([(x, n) for x, n in ga if x > 0], u.flog(), prec)
+    if method == "windowed-groups":
+        if not _windowed_groups_apply(groups):
+            return None
+        if kind == "exact":  # the exact field goes through the grouped kernel
+            return estimate_method("grouped", groups, lat, kind=kind, prec=prec)
+        return windowed_groups_cost([(v.flog(), n) for v, n in groups], prec)
     # the grouped kernel keeps two balls per class, at the precision the values' size needs
     # (measured: e^(5.5e316) takes 1088 bits and 2.78 GB over 1e6 classes)
     mag = magnitude_bits(groups) if kind == "arb" else 0
@@ -182,6 +190,12 @@ def estimate_method(method: str, groups: Groups, lat=None, *, kind: str = "arb",
         return mitm_cost(half_classes(left), half_classes(right), max(len(left), len(right)), kind, prec, wb, cb,
                          vector=kind != "exact" and vec_default(groups))
     return None
+
+
+def _windowed_groups_apply(groups: Groups) -> bool:
+    """The windowed grouped kernel takes two or more groups, every eps > 0 and finite in floats
+    (its windows and thresholds are chosen in floating point)."""
+    return len(groups) >= 2 and all(0 < v.flog() < 1e300 for v, _ in groups)
 
 
 def _count_text(n: int) -> str:
@@ -270,6 +284,14 @@ def choose_structure(ws: Union[Sequence[ExpNum], None] = None, method: str = "au
             C *= n + 1
         check_estimate(_total(b, e, EVALS_DELTA), "method", f"the grouped sum over {fmt(C)} classes", "method='auto'")
         return Grouped(groups)
+    if method == "windowed-groups":
+        if not _windowed_groups_apply(groups):
+            raise InvalidArgument("method", "'windowed-groups' only for two or more distinct eps values, each > 0",
+                                  f"{len(groups)} distinct eps values")
+        b, e = estimate_method("windowed-groups", groups)  # type: ignore[misc]
+        check_estimate(_total(b, e, EVALS_DELTA), "method",
+                       f"the windowed grouped kernel of {k} mechanisms in {len(groups)} groups", "method='auto', or " + approx_alt)
+        return WindowedGroups(groups)
     lat = detect_lattice_groups([v for v, _ in groups])
     if method == "lattice":
         if lat is None:
@@ -317,6 +339,8 @@ def choose_structure(ws: Union[Sequence[ExpNum], None] = None, method: str = "au
         if sum(ai * n for ai, (_, n) in zip(a, groups)) <= MAX_LATTICE_A:
             makers.append(("lattice", lambda: Lattice.from_groups(u, _merge(a, groups))))
         makers.append(("lattice-balls", lambda: BallLattice(u, _merge(a, groups))))
+    if _windowed_groups_apply(groups):
+        makers.append(("windowed-groups", lambda: WindowedGroups(groups)))
     if len(groups) < k:
         makers.append(("grouped", lambda: Grouped(groups)))
     elif k <= 60:
@@ -326,7 +350,7 @@ def choose_structure(ws: Union[Sequence[ExpNum], None] = None, method: str = "au
     seen: list[tuple[str, Estimate]] = []
     for kind in (("exact", "arb") if all_rational else ("arb",)):
         for name, make in makers:
-            if name in ("windowed", "lattice-balls") and kind == "exact":
+            if name in ("windowed", "lattice-balls", "windowed-groups") and kind == "exact":
                 continue  # exact answers use exact integers (the homogeneous and lattice kernels)
             est = estimate_method(name, groups, lat, kind=kind)
             if est is None:
@@ -342,8 +366,8 @@ def choose_structure(ws: Union[Sequence[ExpNum], None] = None, method: str = "au
         best = min(seen, key=lambda c: max(c[1].seconds / sec_lim, c[1].bytes / mem_lim)) if seen else None
         alt = "give rational eps on a coarser lattice, use fewer mechanisms, or " + approx_alt
         what = (f"exact optimal composition of these {k} mechanisms (#P-hard in general, Murtagh-Vadhan Thm 1.6); "
-                f"the cheapest exact kernel ({best[0]}) is estimated at {best[1].text()}" if best else
-                f"no exact kernel fits for these {k} mechanisms")
+                f"the cheapest kernel ({best[0]}) is estimated at {best[1].text()}" if best else
+                f"no kernel fits for these {k} mechanisms")
         raise CostTooHigh(
             "mechanisms",
             f"{what}, over the limits ({fmt(sec_lim)} s, {fmt_bytes(mem_lim)}); {alt} (or lift the limits: "

@@ -441,51 +441,83 @@ def windowed_cost(k: int, lw: float, prec: int) -> tuple[Estimate, Estimate]:
     return build, Estimate(2 * n * 1e-6 * (1 + prec / 1024) + 2e-3, 64.0 * 4 * n + ALLOC_SLACK)
 
 
+def windowed_groups_cost(groups_l: Sequence[tuple[float, int]], prec: int) -> tuple[Estimate, Estimate]:
+    """``(build, one evaluation)`` of the windowed grouped kernel (:mod:`.multiwindow`).
+
+    ``groups_l``: ``(ln w, n)`` per group; :func:`~exactdp.engines.multiwindow.window_plan` gives
+    the number of configurations of the other groups (``box``), the last window's length and
+    all windows' terms. A build (per tilt and precision; an OptComp makes two or three)
+    computes every window's binomial terms and the configurations' products, sorted by loss,
+    with their prefix sums; an evaluation takes ``min(box, last window)`` steps. Measured at
+    144 bits (2 shared cores): builds of 2.3-4.5 us per term or configuration (2 x 10^8
+    mechanisms: 1.2 s; three groups of 1000: 1.3 s for 2.9e5 configurations), evaluations of
+    1.2-2.1 us per step, peaks of 280-440 bytes per term or configuration under tracemalloc
+    (143 MB and 128 MB; the resident peak of the second, with the configurations' list and
+    its sorted copies alive together, 179 MB: 610 bytes per configuration). Estimated: 6 us
+    per build item, 3 us per step, 700 bytes per configuration and 450 per window term,
+    times ``1 + prec/512``.
+    """
+    from .multiwindow import window_plan
+
+    box, inner, wins = window_plan(groups_l, prec)
+    f = 1 + prec / 512
+    build = Estimate(3 * f * 6e-6 * (box + wins) + 1e-3, f * (700.0 * box + 450.0 * wins) + ALLOC_SLACK)
+    return build, Estimate(f * 3e-6 * min(box, inner) + 1e-3, ALLOC_SLACK)
+
+
 def balllattice_cost(groups_a: Sequence[tuple[int, int]], lu: float, prec: int) -> tuple[Estimate, Estimate]:
     """``(build, one evaluation)`` of the certified ball-lattice kernel (:mod:`.balllattice`).
 
     ``groups_a``: ``(a, n)`` with ``a > 0``; ``lu = ln u``. A build is the product tree of
-    the windowed factors at ``wp = prec + 12 + log2 A`` bits rounded up to a multiple of
-    64 (at least 128), windows to ``2^-(wp + 48)``; :func:`~exactdp.engines.balllattice.tree_plan`
-    simulates its lengths (``tot``, the sum of the products' lengths, and ``big``, the
-    longest). Measured (2 shared cores, one build each, python-flint 0.9):
+    the windowed factors in fixed point (``fmpz_poly`` with ``P`` fractional bits,
+    ``P = wp + 48 + guard``, ``wp`` the precision rounded up to a multiple of 16, windows to
+    ``2^-(wp + 48)``); :func:`~exactdp.engines.balllattice.tree_plan` simulates its
+    lengths (``tot``, the sum of the products' lengths, and ``big``, the longest, each in
+    units of its stride). A product of coefficients of ``P`` bits has ``2 P + 17`` bits a
+    coefficient. Measured (2 shared cores, one build each, python-flint 0.9, FLINT
+    multiplying through GMP):
 
     ======================================= ==== ======= ======= ====== =======
-    composition                             wp   tot     big     time   peak
+    composition                             P    tot     big     time   peak
     ======================================= ==== ======= ======= ====== =======
-    eps 0.01/0.02/0.03, 10^4 each           128  1.5e4   9.4e3   0.06 s 14 MB
-    eps 0.01/0.02/0.03, 10^5 each           128  4.6e4   2.9e4   0.21 s 33 MB
-    eps 0.01/0.02/0.03, 10^5 each           192  5.3e4   3.4e4   0.32 s 44 MB
-    eps 0.01/0.02/0.03, 10^5 each           256  5.9e4   3.7e4   0.45 s 57 MB
-    eps 0.01/0.02/0.03, 10^5 each           384  6.9e4   4.4e4   0.82 s 95 MB
-    eps 0.01/0.02/0.03, 10^6 each           256  1.9e5   1.2e5   1.8 s  189 MB
-    eps 0.01..0.10, 10^4 each               256  2.9e5   6.3e4   2.3 s  115 MB
-    10^3 eps in {1..100}/1000               256  3.8e5   5.5e4   1.8 s  98 MB
-    10^4 eps in {1..100}/1000               128  2.3e6   1.4e5   10.8 s 166 MB
-    10^4 eps in {1..100}/1000               192  2.4e6   1.6e5   15.6 s 251 MB
-    10^4 eps in {1..100}/1000               256  2.5e6   1.8e5   19.4 s 344 MB
+    eps 0.01/0.02/0.03, 10^4 each           199  1.5e4   9.3e3   0.06 s 10 MB
+    eps 0.01/0.02/0.03, 10^5 each           200  4.6e4   2.9e4   0.18 s 20 MB
+    eps 0.01/0.02/0.03, 10^5 each           329  5.9e4   3.7e4   0.31 s 32 MB
+    eps 0.01/0.02/0.03, 10^5 each           457  6.9e4   4.4e4   0.49 s 50 MB
+    eps 0.01/0.02/0.03, 10^6 each           218  1.5e5   9.6e4   0.69 s 56 MB
+    eps 0.01..0.10, 10^4 each               219  1.7e5   5.0e4   0.45 s 33 MB
+    10^3 eps in {1..100}/1000               222  2.2e5   4.8e4   0.45 s 31 MB
+    10^4 eps in {1..100}/1000               208  1.3e6   1.4e5   2.57 s 80 MB
+    10^4 eps in {1..100}/1000               224  1.3e6   1.5e5   2.83 s 85 MB
+    10^4 eps in {1..100}/1000               336  1.5e6   1.8e5   4.91 s 162 MB
+    10^4 eps in {1..1000}/10^4              230  2.4e7   1.5e6   39 s   1.03 GB
     ======================================= ==== ======= ======= ====== =======
 
-    i.e. ``0.8-1.7e-8 tot (2 wp + 48)`` s and ``170-320 big (2 wp + 48) / 64`` bytes; the
-    estimate takes ``2.5e-8`` and ``320``. A build serves every threshold within a few
-    standard deviations of its tilt and every lower precision: a delta_g builds once
+    i.e. ``3.9-4.6e-9 tot (2 P + 17)`` s for the products (up to ``5e-9`` when the other
+    jobs load both cores), about ``7e-6`` s a window term (the three groups: their leaves
+    are long), and ``10-12 big (2 P + 17) / 8`` bytes (22 for the smallest, where fixed
+    costs dominate); the estimate takes ``6e-9``, ``1e-5`` and ``16`` (the last case: 65 s
+    and 1.6 GiB). A build serves every threshold within a
+    few standard deviations of its tilt and every lower precision: a delta_g builds once
     (twice when the precision steps up), an OptComp once to three times (Newton and the
     certificate share one; a far threshold is a second tilt), so one evaluation is
     charged an eighth of a build (OptComp's 16: three builds).
     """
-    from .balllattice import MARGIN_BITS, tree_plan
+    from .balllattice import MARGIN_BITS, _prec_step, _reach, _scale, _sig, tree_plan
 
     if not groups_a:
         return Estimate(1e-3, ALLOC_SLACK), Estimate(1e-4, ALLOC_SLACK)
     if max(a for a, _ in groups_a) > 2**40:  # a factor spread by z^a alone would hold > 2^40 coefficients
         return Estimate(math.inf, math.inf), Estimate(math.inf, math.inf)
-    A = sum(a * n for a, n in groups_a)
-    wp = 64 * max(2, math.ceil((prec + 12 + int(A).bit_length()) / 64))
-    tot, big, final = tree_plan(groups_a, lu, wp + MARGIN_BITS)
-    bits = 2 * wp + MARGIN_BITS
-    leaves = sum(min(n + 1, 64 * math.sqrt(n) + 64) for _, n in groups_a)
-    keep = 6 * final * elem_bytes("arb", wp)  # the polynomials kept for later evaluations
-    build = Estimate(0.02 + 2.5e-8 * tot * bits + 3e-6 * leaves, 320.0 * big * bits / 64 + keep + ALLOC_SLACK)
+    wbits = _prec_step(prec) + MARGIN_BITS
+    tot, big, final = tree_plan(groups_a, lu, wbits)
+    P = _scale(len(groups_a), big, wbits)
+    bits = 2 * P + 17
+    R = _reach(wbits)
+    terms = sum(min(n + 1, 2 * (R * max(math.sqrt(n * _sig(a * lu) * (1 - _sig(a * lu))), 1.0) + 16))
+                for a, n in groups_a)
+    keep = 6 * final * (P / 8 + 48)  # the polynomials kept for later evaluations
+    build = Estimate(0.02 + 6e-9 * tot * bits + 1e-5 * terms, 16.0 * big * bits / 8 + keep + ALLOC_SLACK)
     return build, Estimate(build.seconds / 8 + 1e-7 * final, build.bytes)
 
 

@@ -26,9 +26,9 @@ import math
 from fractions import Fraction
 from typing import Optional
 
-from .._backend import arb, fmpq, workprec
+from .._backend import workprec
 from ..errors import CostTooHigh, NotExact, PrecisionError
-from ..numbers import MAXPREC, Enclosure, ExpNum, arb_bounds, digits_to_bits, log_sign_of_product
+from ..numbers import MAXPREC, Enclosure, ExpNum, arb_bounds, arb_of_fraction, digits_to_bits, log_sign_of_product
 from .base import Prepared, Target
 from .costs import EVALS_DELTA, EVALS_OPTCOMP, MAX_SUM_EPS, Estimate, check_estimate
 from .fields import ArbField, ExactField, FloatField
@@ -84,7 +84,7 @@ class Engine:
             g = "exact" if inv.exact_answer else self.guarantee
             return EpsResult(inv.value, inv.exp_exact, self.name, prep.method, g, None, prep.k)
         if prep.ln_W > MAX_SUM_EPS and not _eps_g_fits(prep, target):
-            if prep.struct.method == "windowed":
+            if prep.struct.method in ("windowed", "windowed-groups"):
                 from .inverse import locate
 
                 L = locate(prep.struct, target.log_float() + prep.log_Z, prep.ln_W)
@@ -110,10 +110,10 @@ class Engine:
 
 def _eps_g_fits(prep: Prepared, target: Target) -> bool:
     """Does OptComp's answer itself stay within ``MAX_SUM_EPS`` (so ``t = e^eps_g`` has at
-    most about 1.4e5 bits) though ``sum eps_i`` does not? Asked of the windowed kernel only
+    most about 1.4e5 bits) though ``sum eps_i`` does not? Asked of the windowed kernels only
     (k = 10^9 mechanisms of eps = 0.01 sum to 10^7, their OptComp at 1e-6 is about 5e4),
     from the float search; other kernels keep the ``sum eps_i`` limit."""
-    if getattr(prep.struct, "method", None) != "windowed":
+    if getattr(prep.struct, "method", None) not in ("windowed", "windowed-groups"):
         return False
     from .inverse import locate
 
@@ -172,7 +172,7 @@ def _delta_balls(prep: Prepared, t_num: ExpNum, digits: int, prec: Optional[int]
         with workprec(cur):
             f = field_cls(cur)
             S, _ = prep.struct.evaluate(f, t_num)
-            d = arb(fmpq(floor.numerator, floor.denominator)) + arb(fmpq(P.numerator, P.denominator)) * (S / prep.Z(f))
+            d = arb_of_fraction(floor) + arb_of_fraction(P) * (S / prep.Z(f))
             gap = None
             if d.is_finite():
                 lo, hi = arb_bounds(d)

@@ -22,9 +22,9 @@ from typing import Optional, Sequence
 
 import mpmath
 
-from .._backend import arb, arb_poly, fmpq, fmpz_poly, mpq
+from .._backend import arb, arb_poly, fmpq, fmpz_poly, mpq, workprec
 from ..errors import NotExact
-from ..numbers import ExpNum, RatExp, Root
+from ..numbers import ExpNum, RatExp, Root, arb_of_fraction
 
 __all__ = ["ExactField", "ArbField", "FloatField", "MpfField", "Field"]
 
@@ -48,6 +48,11 @@ class Field:
     def polyval(self, coeffs: Sequence[int], x):
         """``sum_j coeffs[j] * x**j``."""
         raise NotImplementedError
+
+    def power(self, x: ExpNum, n: int, *, one_plus: bool = False):
+        """``x^n`` (or ``(1 + x)^n``) of an exp-space ``x`` in the field."""
+        base = self.embed(x)
+        return (self.rational(Fraction(1)) + base if one_plus else base) ** n
 
     def to_float(self, x) -> float:
         raise NotImplementedError
@@ -107,7 +112,16 @@ class ArbField(Field):
         return x.arb(self.prec)
 
     def rational(self, q: Fraction):
-        return arb(fmpq(q.numerator, q.denominator))
+        return arb_of_fraction(q)
+
+    def power(self, x: ExpNum, n: int, *, one_plus: bool = False):
+        """As :meth:`Field.power`, with the base ``n.bit_length()`` bits more precise: a power
+        multiplies the base's relative radius by ``n`` (``(1 + e^0.01)^(10^9)`` at 145 bits was
+        only 115 bits wide, which cost the k = 10^9 inverse a round at higher precision)."""
+        hp = self.prec + max(int(n), 1).bit_length() + 4
+        with workprec(hp):
+            base = x.arb(hp)
+            return (1 + base if one_plus else base) ** n
 
     def pos(self, x):
         return x.nonnegative_part()

@@ -104,7 +104,14 @@ class _Counted:
 
 
 def locate(struct: Structure, log_goal: float, lnW: float, *, max_iter: int = MAX_LOCATE) -> float:
-    """An approximation of ``L* = ln t*`` in ``[0, ln W]`` (float; no guarantee).
+    """An approximation of ``L* = ln t*`` in ``[0, ln W]`` (float; no guarantee); see
+    :func:`locate_slope`, of which this is the first half. Raises: nothing."""
+    return locate_slope(struct, log_goal, lnW, max_iter=max_iter)[0]
+
+
+def locate_slope(struct: Structure, log_goal: float, lnW: float, *, max_iter: int = MAX_LOCATE) -> tuple[float, float]:
+    """``(L, s)``: an approximation of ``L* = ln t*`` in ``[0, ln W]`` and the float model's
+    slope ``s = d ln S / d ln t`` there (float; no guarantee; ``s`` is 0 when unknown).
 
     Safeguarded Newton on ``g(L) = ln S(e^L) - log_goal``: a Newton step when it stays
     inside the bracket, else Newton on ``S`` in ``t`` (which never passes ``t*``), else the
@@ -119,17 +126,18 @@ def locate(struct: Structure, log_goal: float, lnW: float, *, max_iter: int = MA
     if own is not None:
         L = own(log_goal)
         if L is not None:
-            return L
+            # a kernel with its own float inverse has a float model as cheap (the windowed table)
+            return L, struct.approx(L)[1]
     a, b = 0.0, max(lnW, 0.0)
     if not math.isfinite(b):
         b = 1e300
     ga, sa = struct.approx(0.0)
     ga -= log_goal
     if not (ga > 0):
-        return 0.0
+        return 0.0, sa
     gb = -math.inf
     L, g, s = a, ga, sa
-    best = (abs(g), L)
+    best = (abs(g), L, s)
     side = 0
     for _ in range(max_iter):
         cand = None
@@ -143,7 +151,8 @@ def locate(struct: Structure, log_goal: float, lnW: float, *, max_iter: int = MA
                 x = -math.expm1(-g) / -s if g > -700 else -math.inf
                 c = L + math.log1p(x) if x > -1 else a
                 if c >= b:
-                    return b if math.isfinite(gb) or b < 1e300 else L  # float resolution exhausted
+                    # float resolution exhausted
+                    return (b, 0.0) if math.isfinite(gb) or b < 1e300 else (L, s)
                 if a < c:
                     cand = c
         if cand is None:
@@ -165,7 +174,7 @@ def locate(struct: Structure, log_goal: float, lnW: float, *, max_iter: int = MA
             # that underflowed to 0 leaves the bracket to the secant and bisection)
             break
         if math.isfinite(g) and abs(g) < best[0]:
-            best = (abs(g), L)
+            best = (abs(g), L, s)
         if g > 0:
             a, ga = L, g
             if side == 1 and math.isfinite(gb):
@@ -178,7 +187,7 @@ def locate(struct: Structure, log_goal: float, lnW: float, *, max_iter: int = MA
             side = -1
         if best[0] <= 1e-12 or b - a <= 1e-12 * max(b, 1e-300):
             break
-    return best[1]
+    return best[1], best[2]
 
 
 def t_of_L(L: float) -> Fraction:
@@ -289,7 +298,7 @@ def _mid(x) -> Fraction:
 def _W(prob, f: Field):
     v = f.rational(Fraction(1))
     for w, n in prob.W_groups():
-        v = v * f.embed(w) ** n
+        v = v * f.power(w, n)
     return v
 
 
@@ -326,9 +335,10 @@ def eps_at_W(W_groups: Sequence[tuple[ExpNum, int]], digits: int) -> Inverse:
         return Inverse(Enclosure.point(eps), Wq, None, True)
 
     def prod(p: int) -> arb:
+        f = ArbField(p)
         v = arb(1)
         for w, n in W_groups:
-            v = v * w.arb(p) ** n
+            v = v * f.power(w, n)
         return v
 
     enc = Enclosure.log_of(prod, digits).clamp(lo=Fraction(0))
@@ -414,6 +424,20 @@ def _newton_balls(ev: _Counted, f: Field, x: _X, goal, W, tol_bits: int):
     return x, S, sig, noise, converged
 
 
+def _flat_bits(bits: int, slope: float) -> int:
+    """The precision the certificate needs where ``S`` is flat in ``t``, from the float model's
+    slope ``s = d ln S / d ln t`` at ``t*``: separating ``S`` from ``tau Z`` by ``sigma d`` costs
+    ``log2((|S| + tau Z + t sigma) / (t sigma)) = log2(1 + 2 / |s|)`` bits beyond the answer's
+    (the rule :func:`_newton_balls`' caller raises to after its first evaluation; k = 10^9 at
+    delta_g = 1e-5 needs 52 of them, and starting there saves a round). Capped at twice the
+    usual start (a float slope far off only chooses a precision). Guarantee: approximate."""
+    if not (slope < 0) or not math.isfinite(slope):
+        return 0
+    s = abs(slope)
+    flat = math.log2(1 + 2 / s) if s > 1e-300 else 1 - math.log2(s)
+    return int(bits + 24 + min(flat, bits + 32)) + 2
+
+
 def _decide_S1(ev, f, goal, prob, tq, exact_ok: bool, allow_exact: bool) -> Optional[bool]:
     """Is ``S(1) <= tau Z``? True / False, or None when the balls cannot tell yet."""
     S1, _ = ev(f, Fraction(1))
@@ -461,24 +485,28 @@ def _invert_balls(prob, target: Target, digits: int, prec: Optional[int], *, cer
     bits = digits_to_bits(digits) + 4
     tq = target.exact()
     exact_ok = tq is not None and prob.all_exact()
-    L0 = locate(struct, target.log_float() + prob.log_Z, prob.ln_W)
+    L0, slope = locate_slope(struct, target.log_float() + prob.log_Z, prob.ln_W)
     small = max(0, int(-math.log2(L0))) if 0 < L0 < 1 else 0
-    start = prec if prec is not None else min(max(64, bits + 32 + small), MAXPREC)
+    start = prec if prec is not None else min(max(64, bits + 32 + small, _flat_bits(bits, slope)), MAXPREC)
     cur = start
     x_hat: Optional[_X] = None
     s1_known = False
+    # S(t_lo) > tau Z at the certificate's t_lo > 1 implies S(1) > tau Z (S decreases), so the
+    # first round tries the certificate without deciding S(1) (one evaluation fewer: 40 ms at
+    # k = 10^9); a round that does not return decides it as before
+    defer_s1 = certify and prec is None and L0 > 0
     while True:
         raised = False
         deficit: Optional[float] = None  # bits by which the Newton point's noise missed the certificate's step
         with workprec(cur):
             f = Field_(cur)
             goal = target.arb(cur) * prob.Z(f)
-            if not s1_known:
+            if not s1_known and not defer_s1:
                 le = _decide_S1(ev, f, goal, prob, tq, exact_ok, prec is not None or cur >= 4 * start)
                 if le:
                     return Inverse(Enclosure.point(0), Fraction(1), cur, True, ev.n)
                 s1_known = le is not None
-            if s1_known:
+            if s1_known or defer_s1:
                 W = _W(prob, f)
                 res = _newton_balls(ev, f, x_hat if x_hat is not None else _X.from_L(L0), goal, W, bits + 4)
                 if res is not None:
@@ -509,6 +537,7 @@ def _invert_balls(prob, target: Target, digits: int, prec: Optional[int], *, cer
             if prec is not None and not raised:
                 what = "certify" if certify else "approximate"
                 raise PrecisionError(f"could not {what} OptComp at the fixed precision {cur} bits")
+        defer_s1 = False
         if raised:
             continue
         if cur >= MAXPREC:

@@ -33,7 +33,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Callable, Iterable, Optional, Union
 
-from .._backend import arb, fmpq, workprec
+from .._backend import arb, workprec
 from ..engines.api import check_digits
 from ..errors import CostTooHigh, InvalidArgument, PrecisionError
 from ..numbers import (
@@ -41,6 +41,7 @@ from ..numbers import (
     Enclosure,
     accurate,
     arb_bounds,
+    arb_of_fraction,
     digits_to_bits,
     parse_delta,
     parse_eps,
@@ -114,7 +115,7 @@ def _sqrt_enclosure(q: Fraction, digits: int) -> Enclosure:
         return Enclosure.point(s)
     def step(prec: int) -> Optional[Enclosure]:
         with workprec(prec):
-            lo, hi = arb_bounds(_arbq(q).sqrt())
+            lo, hi = arb_bounds(arb_of_fraction(q).sqrt())
         return Enclosure(lo, hi) if accurate(lo, hi, digits) else None
 
     return refine(step, start=digits_to_bits(digits) + 8, what=f"sqrt to {digits} digits")
@@ -273,8 +274,6 @@ def compose_gdp(mus: Iterable[object], *, k: int = 1) -> GDP:
 # Arb kernels (at the context precision)
 
 
-def _arbq(q: Fraction) -> arb:
-    return arb(fmpq(q.numerator, q.denominator))
 
 
 def _decreasing(fn: Callable[[arb], arb], x: arb) -> arb:
@@ -301,8 +300,8 @@ def _Phi_inv_upper_tail(p: Fraction) -> arb:
     """``Phi^-1(1 - p)`` for a rational ``p`` in (0, 1): ``sqrt 2 erfcinv(2 p)``, with the
     argument kept away from 2 (``erfcinv(2 - y) = -erfcinv(y)``) so that ``p`` near 1 loses no bits."""
     if p <= Fraction(1, 2):
-        return arb(2).sqrt() * (_arbq(2 * p)).erfcinv()
-    return -arb(2).sqrt() * (_arbq(2 * (1 - p))).erfcinv()
+        return arb(2).sqrt() * (arb_of_fraction(2 * p)).erfcinv()
+    return -arb(2).sqrt() * (arb_of_fraction(2 * (1 - p))).erfcinv()
 
 
 def _delta_arb(mu: arb, eps: arb, w: arb) -> arb:
@@ -314,9 +313,9 @@ def _delta_arb(mu: arb, eps: arb, w: arb) -> arb:
 def _eps_arbs(eps: Optional[Fraction], t: Optional[Fraction]) -> tuple[arb, arb]:
     """``(eps, e^eps)`` as balls, from exactly one of eps or ``t = e^eps``."""
     if t is not None:
-        w = _arbq(t)
+        w = arb_of_fraction(t)
         return w.log(), w
-    e = _arbq(eps)  # type: ignore[arg-type]
+    e = arb_of_fraction(eps)  # type: ignore[arg-type]
     return e, e.exp()
 
 
@@ -383,7 +382,7 @@ def gdp_delta(mu: object, eps: object = None, *, exp_eps: object = None, digits:
         # eps = 0: Phi(mu/2) - Phi(-mu/2) = erf(mu / (2 sqrt 2)), written without the cancellation
         def step0(prec: int) -> Optional[Enclosure]:
             with workprec(prec):
-                v = _erf(_arbq(mu_sq).sqrt() / (2 * arb(2).sqrt()))
+                v = _erf(arb_of_fraction(mu_sq).sqrt() / (2 * arb(2).sqrt()))
                 if not v.is_finite():
                     return None
                 lo, hi = arb_bounds(v)
@@ -392,14 +391,14 @@ def gdp_delta(mu: object, eps: object = None, *, exp_eps: object = None, digits:
         return refine(step0, start=digits_to_bits(d) + 16, what=f"delta to {d} digits")
 
     with workprec(64):
-        m = _arbq(mu_sq).sqrt()
+        m = arb_of_fraction(mu_sq).sqrt()
         ee, _ = _eps_arbs(e, t)
         _tail_refusal("eps", "delta", -ee / m + m / 2)
 
     def step(prec: int) -> Optional[Enclosure]:
         with workprec(prec):
             ee, w = _eps_arbs(e, t)
-            v = _delta_arb(_arbq(mu_sq).sqrt(), ee, w)
+            v = _delta_arb(arb_of_fraction(mu_sq).sqrt(), ee, w)
             if not v.is_finite():
                 return None
             lo, hi = arb_bounds(v)
@@ -468,8 +467,8 @@ def _solve(
         w = abs(x) / (8 * 10**digits)
         a, b = max(x - w, lo), min(x + w, hi)
         # the ends lo and hi have known signs (the invariant); others are decided rigorously
-        sa = s_before if a == lo else _sign(lambda: value(_arbq(a)) - _arbq(target), what)
-        sb = -s_before if b == hi else _sign(lambda: value(_arbq(b)) - _arbq(target), what)
+        sa = s_before if a == lo else _sign(lambda: value(arb_of_fraction(a)) - arb_of_fraction(target), what)
+        sb = -s_before if b == hi else _sign(lambda: value(arb_of_fraction(b)) - arb_of_fraction(target), what)
         if sa == s_before and sb == -s_before:
             enc = Enclosure(a, b)
             if enc.accurate(digits):
@@ -499,9 +498,9 @@ def _newton(value, slope, target: Fraction, lo: Fraction, hi: Fraction, x: Fract
     tol = Fraction(1, 1 << max(prec - 24, 8))
     sharp = True
     with workprec(prec):
-        t = _arbq(target)
+        t = arb_of_fraction(target)
         for _ in range(200 + prec // 4):
-            xa = _arbq(x)
+            xa = arb_of_fraction(x)
             v = value(xa)
             diff = v - t
             if not (diff.is_finite() and (diff > 0 or diff < 0)):
@@ -515,7 +514,7 @@ def _newton(value, slope, target: Fraction, lo: Fraction, hi: Fraction, x: Fract
             new = None
             if v > 0 and sl.is_finite() and (sl > 0 or sl < 0):
                 step = (v.log() - t.log()) * v / sl
-                if step.is_finite() and abs(step) < _arbq(hi - lo):  # a step out of the bracket is not taken
+                if step.is_finite() and abs(step) < arb_of_fraction(hi - lo):  # a step out of the bracket is not taken
                     new = _round_bits(x - _mid_fraction(step), prec)
             if new is None or not (lo < new < hi):
                 new = _between(lo, hi)
@@ -587,21 +586,21 @@ def gdp_epsilon(mu: object, delta: object, *, digits: int = 30) -> Enclosure:
     if dl == 0:
         return Enclosure.infinity()
     # delta >= delta_mu(0) = erf(mu/(2 sqrt 2))  <=>  eps = 0 suffices
-    s0 = _sign(lambda: _erf(_arbq(mu_sq).sqrt() / (2 * arb(2).sqrt())) - _arbq(dl), "eps: delta against delta_mu(0)")
+    s0 = _sign(lambda: _erf(arb_of_fraction(mu_sq).sqrt() / (2 * arb(2).sqrt())) - arb_of_fraction(dl), "eps: delta against delta_mu(0)")
     if s0 < 0:
         return Enclosure.point(0)
     # an upper bound: delta_mu(eps) < Phi(-eps/mu + mu/2) <= delta once eps >= mu z + mu^2/2,
     # z = Phi^-1(1 - delta) (the subtracted term is positive)
     with workprec(digits_to_bits(d) + 40):
-        ub = _arbq(mu_sq).sqrt() * _Phi_inv_upper_tail(dl) + _arbq(mu_sq) / 2
+        ub = arb_of_fraction(mu_sq).sqrt() * _Phi_inv_upper_tail(dl) + arb_of_fraction(mu_sq) / 2
         hi = arb_bounds(ub)[1]
     hi = max(hi, Fraction(1, 10**9))  # hi > 0 (z may be negative for delta > 1/2)
 
     def value(x: arb) -> arb:
-        return _delta_arb(_arbq(mu_sq).sqrt(), x, x.exp())
+        return _delta_arb(arb_of_fraction(mu_sq).sqrt(), x, x.exp())
 
     def slope(x: arb) -> arb:  # d delta_mu / d eps = -e^eps Phi(-eps/mu - mu/2)
-        m = _arbq(mu_sq).sqrt()
+        m = arb_of_fraction(mu_sq).sqrt()
         return -x.exp() * _Phi(-x / m - m / 2)
 
     return _solve(value, slope, dl, Fraction(0), hi, False, d, f"eps to {d} digits")
@@ -660,7 +659,7 @@ def gdp_mu(eps: object = None, delta: object = None, *, exp_eps: object = None, 
     # an upper bound by doubling, each step decided rigorously (delta_mu(eps) -> 1 > delta)
     hi = max(2 * lo, Fraction(1))
     for _ in range(4000):
-        if _sign(lambda: value(_arbq(hi)) - _arbq(dl), f"mu to {d} digits") > 0:
+        if _sign(lambda: value(arb_of_fraction(hi)) - arb_of_fraction(dl), f"mu to {d} digits") > 0:
             break
         lo, hi = hi, 2 * hi
     else:  # pragma: no cover - delta < 1 bounds mu* (about 1400 for delta = 1 - 1e-100000)
@@ -709,11 +708,11 @@ def gdp_tradeoff(mu: object, alpha: object, *, digits: int = 30) -> Enclosure:
     if mu_sq == 0:
         return Enclosure.point(1 - a)
     with workprec(64):
-        _tail_refusal("alpha", "G_mu(alpha)", _Phi_inv_upper_tail(a) - _arbq(mu_sq).sqrt())
+        _tail_refusal("alpha", "G_mu(alpha)", _Phi_inv_upper_tail(a) - arb_of_fraction(mu_sq).sqrt())
 
     def step(prec: int) -> Optional[Enclosure]:
         with workprec(prec):
-            v = _Phi(_Phi_inv_upper_tail(a) - _arbq(mu_sq).sqrt())
+            v = _Phi(_Phi_inv_upper_tail(a) - arb_of_fraction(mu_sq).sqrt())
             if not v.is_finite():
                 return None
             lo, hi = arb_bounds(v)

@@ -31,12 +31,12 @@ from fractions import Fraction
 from functools import cmp_to_key
 from typing import Optional, Sequence
 
-from .._backend import arb, fmpq, workprec
+from .._backend import arb, workprec
 from ..errors import CostTooHigh, InvalidArgument, PrecisionError
 from ..events import Mechanism, as_composition
 from ..links import implements
 from ..numbers import MAXPREC, Enclosure, ExpNum, RatExp, digits_to_bits, fraction_str, refine
-from ..numbers.fmt import arb_bounds
+from ..numbers.fmt import arb_bounds, arb_of_fraction
 
 __all__ = [
     "VWBound",
@@ -53,8 +53,6 @@ __all__ = [
 MAX_VW_MECHANISMS = 20_000
 
 
-def _arb_of(x: Fraction) -> arb:
-    return arb(fmpq(x.numerator, x.denominator))
 
 
 def _mechs(ms: object) -> list[Mechanism]:
@@ -94,7 +92,7 @@ def _value(ms: list[Mechanism], order: list[int], digits: int) -> Enclosure:
             total, prefix = arb(0), arb(1)
             for i in order:
                 if ms[i].delta:
-                    total += prefix * _arb_of(ms[i].delta)
+                    total += prefix * arb_of_fraction(ms[i].delta)
                 prefix *= ms[i].w.arb(prec)
             if not total.is_finite():
                 return None
@@ -169,12 +167,12 @@ def _cmp_keys(a: Mechanism, b: Mechanism) -> int:
             with workprec(prec):
                 s = arb(0)
                 for c, r in terms:
-                    s += _arb_of(c) * (_arb_of(r).exp() if r else arb(1))
+                    s += arb_of_fraction(c) * (arb_of_fraction(r).exp() if r else arb(1))
                 return s
     else:
         def val(prec: int) -> arb:
             with workprec(prec):
-                return _arb_of(a.delta) * (wb.arb(prec) - 1) - _arb_of(b.delta) * (wa.arb(prec) - 1)
+                return arb_of_fraction(a.delta) * (wb.arb(prec) - 1) - arb_of_fraction(b.delta) * (wa.arb(prec) - 1)
 
     def step(prec: int) -> Optional[int]:
         v = val(prec)

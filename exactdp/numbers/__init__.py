@@ -20,7 +20,7 @@ from typing import Any
 _EXPORTS = {
     "Enclosure": "enclosure",
     "ExpNum": "expnum", "RatExp": "expnum", "Root": "expnum", "Computable": "expnum", "log_sign_of_product": "expnum",
-    "arb_bounds": "fmt", "fraction_str": "fmt", "fraction_to_decimal": "fmt", "short_fraction": "fmt", "pow2_text": "fmt",
+    "arb_bounds": "fmt", "arb_of_fraction": "fmt", "fraction_str": "fmt", "fraction_to_decimal": "fmt", "short_fraction": "fmt", "pow2_text": "fmt",
     "MAX_DECIMAL_EXPONENT": "parse", "MAX_NUMBER_DIGITS": "parse", "as_scalar": "parse", "parse_choice": "parse",
     "parse_delta": "parse", "parse_eps": "parse", "parse_exp_eps": "parse", "parse_int": "parse", "parse_list": "parse",
     "parse_positive": "parse", "parse_rational": "parse", "screen_text": "parse", "coprime_fraction": "parse",
@@ -36,6 +36,7 @@ __all__ = [
     "Computable",
     "log_sign_of_product",
     "arb_bounds",
+    "arb_of_fraction",
     "fraction_str",
     "fraction_to_decimal",
     "short_fraction",

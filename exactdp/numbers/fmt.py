@@ -9,11 +9,11 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from .._backend import arb
+from .._backend import arb, current_prec, fmpq, fmpz
 from ..errors import PrecisionError
 from .parse import coprime_fraction
 
-__all__ = ["arb_bounds", "fraction_str", "fraction_to_decimal", "pow2_text", "short_fraction"]
+__all__ = ["arb_bounds", "arb_of_fraction", "fraction_str", "fraction_to_decimal", "pow2_text", "short_fraction"]
 
 
 def arb_bounds(x: arb) -> tuple[Fraction, Fraction]:
@@ -35,6 +35,32 @@ def arb_bounds(x: arb) -> tuple[Fraction, Fraction]:
     e = min(e1, e2)
     a, b = m1 << (e1 - e), m2 << (e2 - e)
     return _dyadic(a - b, e), _dyadic(a + b, e)
+
+
+def arb_of_fraction(q: Fraction) -> arb:
+    """``q`` as a ball at the context precision. Guarantee: enclosure (``q`` rounded, or exact).
+
+    A large ``q`` is the quotient of the balls of its numerator's and denominator's leading
+    bits: FLINT's ``fmpq`` puts its argument in lowest terms, a gcd that took 6 s for the
+    3e7-bit ``tau`` of 10^6 mechanisms with delta = 1e-9, and dividing the exact integers
+    took 90 ms. Raises: nothing.
+    """
+    n, d = q.numerator, q.denominator
+    if n.bit_length() + d.bit_length() <= 4096:
+        return arb(fmpq(n, d))
+    keep = current_prec() + 32
+    return _arb_of_int(n, keep) / _arb_of_int(d, keep)
+
+
+def _arb_of_int(n: int, keep: int) -> arb:
+    """A ball around the integer ``n`` from its ``keep`` leading bits: ``n`` lies in
+    ``[m, m + 1] 2^s`` for ``m = |n| >> s`` (a power of two is exact in Arb)."""
+    s = abs(n).bit_length() - keep
+    if s <= 0:
+        return arb(fmpz(n))
+    m = abs(n) >> s
+    v = arb(fmpz(m), 1) * arb(2) ** s
+    return -v if n < 0 else v
 
 
 def _dyadic(n: int, e: int) -> Fraction:
@@ -139,11 +165,11 @@ def _digits_by_balls(a: Fraction, digits: int, down: bool, e: int) -> tuple[int,
     ceiling of the upper end) of a ball around ``a 10^shift``, so the bound holds whatever the
     ball's width; at ``4 digits + 64`` bits it is the correctly rounded one except within
     ``2^-60`` of a digit boundary (an exact decimal, say), where it is a unit or two looser."""
-    from .._backend import fmpq, workprec
+    from .._backend import workprec
 
     prec = 4 * digits + 64 + max(abs(e), 1).bit_length()
     with workprec(prec):
-        A = arb(fmpq(a.numerator, a.denominator))
+        A = arb_of_fraction(a)
         for _ in range(4):  # e from the bit lengths is within one of floor(log10 a)
             shift = digits - 1 - e
             lo, hi = arb_bounds(A * arb(10) ** shift)

@@ -24,12 +24,12 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Callable, Optional, Sequence
 
-from .._backend import arb, fmpq, workprec
+from .._backend import arb, workprec
 from ..engines.results import EnclosedResult
 from ..errors import InvalidArgument
 from ..links import implements
 from ..numbers import MAXPREC, Enclosure, ExpNum, digits_to_bits, fraction_str, parse_rational, refine
-from ..numbers.fmt import arb_bounds
+from ..numbers.fmt import arb_bounds, arb_of_fraction
 
 __all__ = [
     "RenyiResult",
@@ -77,8 +77,6 @@ def rational_power(x: Fraction, a: Fraction) -> Optional[Fraction]:
     return Fraction(n, d) ** a.numerator
 
 
-def _q(x: Fraction) -> arb:
-    return arb(fmpq(x.numerator, x.denominator))
 
 
 @dataclass(frozen=True, repr=False)
@@ -121,7 +119,7 @@ def result_from(alpha: Fraction, digits: int, *, exact: Optional[Fraction] = Non
             v = ball(prec)
             if not v.is_finite() or not v > 0:
                 return None
-            lv = v.log() / _q(am1)
+            lv = v.log() / arb_of_fraction(am1)
             if not lv.is_finite():
                 return None
             lo, hi = arb_bounds(lv)
@@ -164,7 +162,7 @@ def renyi_divergence(P: Sequence[object], Q: Sequence[object], alpha: object, *,
         with workprec(prec):
             s = arb(0)
             for p, q, _ in terms:
-                s += _q(p / q) ** _q(a) * _q(q)
+                s += arb_of_fraction(p / q) ** arb_of_fraction(a) * arb_of_fraction(q)
             return s
 
     return result_from(a, digits, ball=ball)
@@ -211,7 +209,7 @@ def _rr(w: ExpNum, a: Fraction, k: int, digits: int) -> RenyiResult:
     def ball(prec: int) -> arb:
         with workprec(prec):
             ww = w.arb(prec)
-            e = (ww ** _q(a) + ww ** _q(1 - a)) / (1 + ww)
+            e = (ww ** arb_of_fraction(a) + ww ** arb_of_fraction(1 - a)) / (1 + ww)
             return e ** k
 
     return result_from(a, digits, ball=ball)
@@ -251,7 +249,7 @@ def rdp_composition(mechanisms: object, alpha: object, *, digits: int = 30) -> R
             s = arb(1)
             for _, m, n in parts:
                 ww = m.w.arb(prec)
-                s *= ((ww ** _q(a) + ww ** _q(1 - a)) / (1 + ww)) ** n
+                s *= ((ww ** arb_of_fraction(a) + ww ** arb_of_fraction(1 - a)) / (1 + ww)) ** n
             return s
 
     return result_from(a, digits, ball=ball)
@@ -296,7 +294,7 @@ def renyi_chain(PU: Sequence[object], QU: Sequence[object], conditional: Sequenc
         with workprec(prec):
             s = arb(0)
             for p, q, e, _ in terms:
-                s += _q(p / q) ** _q(a) * _q(q) * _q(e)
+                s += arb_of_fraction(p / q) ** arb_of_fraction(a) * arb_of_fraction(q) * arb_of_fraction(e)
             return s
 
     return result_from(a, digits, ball=ball)

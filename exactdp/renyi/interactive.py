@@ -24,8 +24,8 @@ from ..interactive.adversary import adversaries
 from ..interactive.concurrent import concurrent
 from ..interactive.tree import InteractiveMechanism, Node
 from ..links import implements
-from ..numbers import parse_choice
-from .divergence import RenyiResult, _q, parse_alpha, rational_power, result_from
+from ..numbers import arb_of_fraction, parse_choice
+from .divergence import RenyiResult, parse_alpha, rational_power, result_from
 
 __all__ = ["renyi_interactive", "renyi_concurrent"]
 
@@ -100,7 +100,7 @@ def _infinite(mech: InteractiveMechanism) -> bool:
 
 def _arb_dp(mech: InteractiveMechanism, a: Fraction, prec: int) -> arb:
     memo: dict[int, arb] = {}
-    aa = _q(a)
+    aa = arb_of_fraction(a)
 
     def e(node: Node) -> arb:
         got = memo.get(id(node))
@@ -115,7 +115,7 @@ def _arb_dp(mech: InteractiveMechanism, a: Fraction, prec: int) -> arb:
                         p, q = b.probs
                         if p == 0:
                             continue
-                        s += _q(p / q) ** aa * _q(q) * (arb(1) if b.next is None else e(b.next))
+                        s += arb_of_fraction(p / q) ** aa * arb_of_fraction(q) * (arb(1) if b.next is None else e(b.next))
                     best = s if best is None else best.max(s)
                 got = best
             memo[id(node)] = got
@@ -204,7 +204,7 @@ def _enumerate(mech: InteractiveMechanism, a: Fraction, digits: int) -> RenyiRes
             for terms in views_all:
                 s = arb(0)
                 for p, q in terms:
-                    s += _q(p / q) ** _q(a) * _q(q)
+                    s += arb_of_fraction(p / q) ** arb_of_fraction(a) * arb_of_fraction(q)
                 best = s if best is None else best.max(s)
             return best
 

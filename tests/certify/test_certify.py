@@ -109,12 +109,61 @@ def test_claim_exactly_at_the_boundary_in_both_directions():
     assert certify(ms, "0.6931471805599454", F(2, 9)).holds
 
 
-def test_too_many_mechanisms_refused_with_an_estimate():
-    from exactdp.certify import CERTIFY_MAX_K
+def _binomial_bounds_k1e9(E: str):
+    """For 10^9 mechanisms of eps = 0.01 at eps_g = E: a lower bound of delta_g (the first 30000
+    of its nonnegative terms ``B_X(j) (1 - e^(E - eps (2j - k)))``, j >= m_hi, summed in mpmath
+    at 50 digits) and an upper bound (``delta_g <= P[X >= m_hi] <= e^(-k KL(m_hi/k || p))``,
+    Chernoff-Hoeffding). Both independent of the engines (no hypergeometric function, no window
+    bound)."""
+    import mpmath
+
+    with mpmath.workdps(50):
+        k, eps, E = 10**9, mpmath.mpf(1) / 100, mpmath.mpf(E)
+        w = mpmath.exp(eps)
+        p = w / (1 + w)
+        m = int(mpmath.floor((k + E / eps) / 2)) + 1  # the classes with eps (2j - k) > E
+        term = mpmath.exp(mpmath.loggamma(k + 1) - mpmath.loggamma(m + 1) - mpmath.loggamma(k - m + 1)
+                          + m * mpmath.log(p) + (k - m) * mpmath.log(1 - p))
+        lower, j = mpmath.mpf(0), m
+        for _ in range(30000):
+            lower += term * -mpmath.expm1(E - eps * (2 * j - k))
+            term *= p * (k - j) / ((j + 1) * (1 - p))
+            j += 1
+        q = mpmath.mpf(m) / k
+        upper = mpmath.exp(-k * (q * mpmath.log(q / p) + (1 - q) * mpmath.log((1 - q) / (1 - p))))
+        return lower, upper
+
+
+def test_a_billion_mechanisms_are_certified_against_binomial_bounds():
+    """No blanket limit on k: 10^9 equal mechanisms go through the windowed kernel. The verdicts
+    agree with bounds computed independently: a claim whose delta_g has a lower bound above the
+    claimed delta fails, one whose Chernoff upper bound is below it holds."""
+    ms = mechanisms(eps=["0.01"], k=10**9)
+    low, _ = _binomial_bounds_k1e9("51300")
+    assert low > 1.2e-5  # delta_g(51300) > 1e-5: the claim (51300, 1e-5) is false
+    _, up = _binomial_bounds_k1e9("51600")
+    assert up < 0.9e-5  # delta_g(51600) < 1e-5: the claim (51600, 1e-5) is true
+    fails = certify(ms, "51300", "1e-5")
+    holds = certify(ms, "51600", "1e-5")
+    assert not fails.holds and holds.holds
+    assert float(fails.delta_lower) >= float(low) * (1 - 1e-12)
+    assert float(holds.delta_upper) <= float(up)
+    # OptComp(1e-5) lies between the two claims (Theorem 1.5), in both reports
+    for c in (fails, holds):
+        assert 51300 < c.eps_lower <= c.eps_upper < 51600
+    assert main(["certify", "--eps", "0.01", "-k", "1000000000", "--claim-eps", "51600", "--claim-delta", "1e-5"]) == 0
+
+
+def test_a_composition_too_costly_for_every_method_is_refused_up_front():
+    """10^6 mechanisms of 1000 incommensurable eps: the engines and the lattice sandwich both
+    refuse up front; one CostTooHigh names the mechanisms and carries both estimates."""
     from exactdp.errors import CostTooHigh
 
-    with pytest.raises(CostTooHigh, match="estimated"):
-        certify(mechanisms(eps=["0.1"], k=CERTIFY_MAX_K + 1), 1, "1e-6")
+    eps = [f"{0.001 + j * 0.000009973:.9f}" for j in range(1000)]
+    with pytest.raises(CostTooHigh) as e:
+        certify(mechanisms(eps=eps, k=1000), "100", "1e-5")
+    assert e.value.parameter == "mechanisms" and set(e.value.estimate) == {"engines", "sandwich"}
+    assert "sandwich" in str(e.value)
 
 
 def test_huge_eps_is_decided():
@@ -206,8 +255,8 @@ def test_cli_exit_status(capsys):
         ["certify", "--eps", "0.1", "--claim-exp-eps", "0.5", "--claim-delta", "1e-6"],
         ["certify", "--eps", "0.1", "--claim-eps", "1", "--claim-delta", "nan"],
         ["certify", "--eps", "0.1", "--claim-eps", "1", "--claim-delta", ""],
-        ["certify", "--eps", "0.1", "-k", "100000000000", "--claim-eps", "1", "--claim-delta", "1e-6"],
-        ["certify", "--eps", "0.1", "-k", "10000000", "--claim-eps", "1", "--claim-delta", "1e-6"],
+        ["certify", "--eps", "0.1", "-k", "10000000000000", "--claim-eps", "1", "--claim-delta", "1e-6"],
+        ["certify", "--eps", "0.1,0.2", "-k", "1000000000000", "--claim-eps", "1", "--claim-delta", "1e-6"],
         ["certify", "--eps", "0.1", "--claim-eps", "1", "--claim-delta", "1e-99999999"],
         ["certify", "--eps", "0.1", "--claim-exp-eps", "1e99999999999999999", "--claim-delta", "0.1"],
     ],

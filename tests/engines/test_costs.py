@@ -65,6 +65,10 @@ CASES = [
     ("grouped", {"mech": {"eps": ["2", "0.554476011137e317"], "k": 200}, "query": "delta", "eps_g": "1",
                  "engine": "certified"}),
     ("mitm", {"mech": {"exp_eps": D(26)}, "query": "delta", "t": "2", "engine": "certified"}),
+    ("windowed-groups", {"mech": {"eps": ["0.01", "0.0123456789"], "k": 10**7}, "query": "eps", "delta_g": "1e-5",
+                         "engine": "certified"}),
+    ("windowed-groups", {"mech": {"eps": ["0.01", "0.0123456789", "0.0271828"], "k": 1000}, "query": "delta",
+                         "eps_g": "4", "engine": "certified"}),
     ("mitm", {"mech": {"exp_eps": D(22)}, "query": "eps", "delta_g": "1e-3", "engine": "exact"}),
 ]
 

@@ -385,3 +385,75 @@ def test_optcomp_beyond_the_eps_g_limit_is_refused_with_the_estimate():
     # delta_g at a given eps_g is still answered (positive below the OptComp value)
     r = composed_delta(c, eps_g=400_000, engine="certified", digits=10)
     assert r.lower > 0
+
+
+@pytest.mark.parametrize("k,eps,prec", [(10**9, "0.01", 145), (10**6, "1/3", 80), (7, "2", 64)])
+def test_ball_power_is_as_narrow_as_rounding(k, eps, prec):
+    """``(1 + e^eps)^k`` in balls contains the value from mpmath at 3x the bits and is about
+    ``2^-prec`` wide (the base's radius times ``k`` was ``k 2^-prec``: 2^-115 at k = 10^9, 145
+    bits)."""
+    from exactdp.engines.fields import ArbField
+
+    v = ArbField(prec).power(RatExp.from_eps(Fraction(eps)), k, one_plus=True)
+    with mpmath.workprec(3 * prec + 64):
+        ref = (1 + mpmath.exp(mpq(Fraction(eps)))) ** k
+        lo, hi = arb_bounds(v)
+        assert mpq(lo) <= ref <= mpq(hi)
+        assert (mpq(hi) - mpq(lo)) / ref < mpmath.mpf(2) ** (-(prec - 4))
+
+
+@pytest.mark.parametrize("k,eps", [(10**9, 0.01), (10**6, 0.05), (4 * 10**4, 0.3)])
+def test_float_model_from_the_table_agrees_with_the_window_sums(k, eps):
+    """The O(log n) float model from the table of pieces (built by the float inverse) against the
+    window sums it replaces (two float computations of ln S and its slope, by different sums)."""
+    struct = Windowed(RatExp.from_eps(Fraction(eps)), k)
+    assert struct.locate_float(struct._approx_uncached(k * eps / 4)[0]) is not None  # builds the table
+    m, la, _ = struct._table
+    lnts = [float((2 * m[i] - k) * eps) + 0.3 * eps for i in (len(m) // 9, len(m) // 5, len(m) // 3)]
+    for lnt in lnts:
+        quick = struct._approx_from_table(lnt)
+        struct._table = False  # the window sums only
+        slow = struct._approx_uncached(lnt)
+        struct._table = (m, la, _)
+        assert quick is not None
+        assert quick[0] == pytest.approx(slow[0], rel=1e-9)
+        assert quick[1] == pytest.approx(slow[1], rel=1e-6)
+
+
+def test_optcomp_at_an_exact_tie_with_eps_g_zero_is_zero():
+    """delta_g equal to the composition's delta at eps_g = 0 (computed by the exact engine): the
+    certified inverse, which now tries its certificate before deciding S(1), must still answer
+    exactly 0 (S(1) = tau Z: no t > 1 can be certified from below)."""
+    ms = comp(30, exp_eps=Fraction(6, 5))
+    d0 = composed_delta(ms, exp_eps_g=1, engine="exact").value.lower
+    r = optcomp(ms, d0, engine="certified", digits=20)
+    assert r.value.lower == r.value.upper == 0
+    # and a hair above it the answer is 0, a hair below it positive (S decreases in t)
+    assert optcomp(ms, d0 * (1 + Fraction(1, 10**30)), engine="certified").value.upper == 0
+    assert optcomp(ms, d0 * (1 - Fraction(1, 10**6)), engine="certified").value.lower > 0
+
+
+@pytest.mark.parametrize("k,eps", [(10**9, "0.01"), (10**9, "0.001"), (10**9, "0.005"), (2 * 10**8, "0.02")])
+def test_float_inverse_near_the_crossing_agrees_with_the_whole_table(k, eps):
+    """The float inverse from a table near the normal estimate of the crossing against the one
+    from the whole table of pieces (52 sd) and the certified OptComp, at goals from
+    delta_g = 0.9 to 1e-300: within one piece (``2 eps`` in ``ln t``; floats only choose where
+    Newton starts)."""
+    import exactdp.engines.windowed as wmod
+
+    w = RatExp.from_eps(Fraction(eps))
+    lz = k * math.log1p(math.exp(float(Fraction(eps))))
+    near, whole = Windowed(w, k), Windowed(w, k)
+    for dg in (0.9, 1e-5, 1e-10, 1e-50, 1e-300):
+        a = near.locate_float(math.log(dg) + lz)
+        assert near._near is not None
+        old = wmod.NEAR_TABLE_MIN
+        wmod.NEAR_TABLE_MIN = 10**12
+        try:
+            b = whole.locate_float(math.log(dg) + lz)
+        finally:
+            wmod.NEAR_TABLE_MIN = old
+        assert a is not None and b is not None
+        c = optcomp(comp(k, eps=eps), Fraction(dg), engine="certified", digits=20).value
+        width = 2 * float(Fraction(eps))
+        assert abs(a - b) <= width and float(c.lower) - width <= a <= float(c.upper) + width, dg

@@ -83,7 +83,7 @@ def _opts(r: random.Random, engine: bool = True) -> list[str]:
     if engine and r.random() < 0.3:
         out += ["--engine", r.choice(["auto", "exact", "certified", "float", "bogus"])]
     if engine and r.random() < 0.3:
-        out += ["--method", r.choice(["auto", "homogeneous", "windowed", "lattice", "lattice-balls", "grouped", "mitm", "brute", "x"])]
+        out += ["--method", r.choice(["auto", "homogeneous", "windowed", "lattice", "lattice-balls", "windowed-groups", "grouped", "mitm", "brute", "x"])]
     if r.random() < 0.2:
         out += ["--digits", r.choice(["1", "5", "30", "100", "4301", "10000", "10001", "0", "-1", "x"])]
     if r.random() < 0.1:

@@ -136,3 +136,19 @@ def test_parse_list_keeps_one_number_whole():
         with pytest.raises(InvalidArgument, match="^eps"):
             parse_list(bad, "eps")
     assert math.isfinite(float(parse_rational("1e-300", "x")))
+
+
+@given(st.integers(-(2**9000), 2**9000), st.integers(1, 2**9000), st.sampled_from([53, 100, 300]))
+def test_arb_of_fraction_encloses_large_rationals(n, d, prec):
+    """The ball of a rational of thousands of bits (built from leading bits, without a gcd)
+    contains it exactly (checked by Fraction comparisons of its endpoints) and is about as
+    narrow as rounding."""
+    from exactdp._backend import workprec
+    from exactdp.numbers import arb_bounds, arb_of_fraction
+
+    q = F(n, d)
+    with workprec(prec):
+        lo, hi = arb_bounds(arb_of_fraction(q))
+    assert lo <= q <= hi
+    if q:
+        assert (hi - lo) / abs(q) <= F(1, 2 ** (prec - 5))
