@@ -100,6 +100,7 @@ def run(k: int, query: str, dask: int) -> dict:
 def main() -> None:
     quick = "--quick" in sys.argv
     ks = [32, 40] if quick else [32, 40, 44, 48]
+    load0 = os.getloadavg()[0]
     rows = []
     for k in ks:
         for query in ("delta", "optcomp"):
@@ -118,7 +119,10 @@ def main() -> None:
         f"{machine()}; k mechanisms with 17-significant-digit eps (`random.Random(3).uniform(0.01, 0.5)`, repr'd),",
         "certified, 30 digits, method `mitm` (its vector form); each query on a fresh composition in a fresh process,",
         "build included; Dask: a local cluster of 2 worker processes started before the clock, peak = the largest",
-        "worker's. \"Before\": the estimate the per-class form was refused with (delta_g query).",
+        "worker's (its resident pages include the shared form it maps: one copy in physical memory). \"Before\":",
+        "the estimate the per-class form was refused with (delta_g query). The machine is shared: load average",
+        f"{load0:.1f} at the start, {os.getloadavg()[0]:.1f} at the end; with another busy process the two workers",
+        "share one core and Dask gains nothing (k = 44 below), with both cores free it halves the evaluations.",
         "",
         "| k | query | serial | serial peak | Dask x2 | worker peak | identical | value | before |",
         "|---|---|---|---|---|---|---|---|---|",
