@@ -305,6 +305,8 @@ VEC_CHUNK = 1 << 16
 #: form instead (which merges classes of exactly equal ratio: ties at a breakpoint of, say,
 #: eps in {0.1, 0.2, 0.3}; random decimal eps put a handful of pairs in the band).
 VEC_MAX_BAND = 1 << 14
+#: The vector form is the default only when no value is repeated more often than this.
+VEC_MAX_COUNT = 1000
 #: The vector form is used when the larger half has at least this many classes.
 VEC_MIN_CLASSES = 1 << 12
 _U = 2.0**-53
@@ -475,10 +477,13 @@ def vec_error_units(g: int) -> int:
 
 def vec_default(groups: Sequence[tuple[ExpNum, int]]) -> bool:
     """Does :class:`MITM` (``vector=None``) take the vector form for these groups? When it
-    applies (:func:`vec_applies`), both halves are non-empty and the larger has at least
-    :data:`VEC_MIN_CLASSES` classes. Guarantee: exact. Raises: nothing."""
+    applies (:func:`vec_applies`), each half has two groups or more, no count exceeds
+    :data:`VEC_MAX_COUNT` (few values with large counts are the grouped and windowed kernels'
+    case) and the larger half has at least :data:`VEC_MIN_CLASSES` classes.
+    Guarantee: exact. Raises: nothing."""
     left, right = split_groups(groups)
-    return (vec_applies(groups) and bool(left) and bool(right)
+    return (vec_applies(groups) and len(left) >= 2 and len(right) >= 2
+            and max(n for _, n in groups) <= VEC_MAX_COUNT
             and max(half_classes(left), half_classes(right)) >= VEC_MIN_CLASSES)
 
 
@@ -489,15 +494,20 @@ class _VecHalf:
     def __init__(self, groups: Sequence[tuple[ExpNum, int]], L: int, extra: bool = False):
         F = 16 * L
         self.groups = [(v, int(n)) for v, n in groups]
-        prec = F + 64 + max(int(n).bit_length() for _, n in self.groups)
+        prec = F + 64 + 2 * max(int(n).bit_length() for _, n in self.groups)
         facs = []
         with workprec(prec):
             for v, n in self.groups:
                 w = v.arb(prec)
-                p = w / (1 + w)
                 q = 1 / (1 + w)
                 lj = float(w.log().mid())
-                rows = [_limbs(_floor_fixed(arb(math.comb(n, m)) * p**m * q ** (n - m), F), L) for m in range(n + 1)]
+                # C(n, m) p^m q^(n - m) by the ratio (n - m) / (m + 1) * w: n ball products (the
+                # binomials themselves have up to n bits each); the precision covers their n roundings
+                c = q**n
+                rows = []
+                for m in range(n + 1):
+                    rows.append(_limbs(_floor_fixed(c, F), L))
+                    c = c * w * (n - m) / (m + 1)
                 facs.append((np.array(rows, dtype=np.uint16), np.array([float(2 * m - n) for m in range(n + 1)]), lj))
         # two runs of groups of about equal class counts, then their outer product: each class
         # is one product of two (instead of the doubling's two per class on average)
@@ -789,8 +799,7 @@ class MITM(Structure):
         self.left, self.right = split_groups(self.groups)
         self._keys = keys
         ok = vec_applies(self.groups) and bool(self.left) and bool(self.right)
-        big = max(half_classes(self.left), half_classes(self.right)) >= VEC_MIN_CLASSES
-        self.vector = ok and (big if vector is None else bool(vector))
+        self.vector = ok and (vec_default(self.groups) if vector is None else bool(vector))
         self._client = None  # a Dask client while :func:`distributed` is in force
         self._shared: Optional[str] = None  # a folder the client and a local cluster's workers share
         self._state: Optional[VecState] = None

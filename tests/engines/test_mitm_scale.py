@@ -103,6 +103,16 @@ def test_vector_form_equals_brute_force(eps, deltas, eps_g):
     assert contains(p.value, ref)
 
 
+def test_large_counts_against_the_grouped_kernel():
+    # three values of 60 copies each: factors C(n, m) p^m q^(n - m) by their ratio recurrence
+    from exactdp import mechanisms
+
+    ms = mechanisms(eps=["0.0131", "0.0217", "0.0559"], k=60)
+    g = composed_delta(ms, eps_g="1.5", engine="certified", method="grouped", digits=40).value
+    v = CERT.delta(vector_prep(ms), RatExp.from_eps(F(3, 2)), digits=40).value
+    assert v.lower <= g.upper and g.lower <= v.upper and v.accurate(40)
+
+
 def test_breakpoint_ties_are_decided_exactly():
     # t = W_S / W_notS for a subset S: a pair at the threshold exactly, in the band; max(0, 0) = 0,
     # so S is continuous there and the enclosure is as narrow as anywhere else
