@@ -386,6 +386,8 @@ def mitm_vec_limbs(NL: float, NR: float, g: int, prec: int) -> int:
     ``2^-F E (N_L + N_R)`` (``E = 4 g + 2`` units per value, ``g`` groups in the larger half),
     stays below ``2^-(prec + 16)``. Guarantee: exact. Raises: nothing."""
     E = 4 * max(g, 1) + 2
+    if not math.isfinite(NL + NR):  # beyond the float range: the estimate is infinite anyway
+        return 1 << 20
     return max(2, math.ceil((prec + 16 + math.log2(E * max(NL + NR, 1))) / 16))
 
 
