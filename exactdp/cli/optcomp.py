@@ -10,6 +10,7 @@ from .common import (
     emit_json,
     engine_line,
     mechanisms_from_args,
+    positive_int,
     prevalidate,
     screen_numbers,
 )
@@ -26,6 +27,7 @@ def register(sub) -> None:
     g.add_argument("--eps-g", metavar="X", help="global eps (rational >= 0)")
     g.add_argument("--exp-eps-g", metavar="T", help="e^eps_g (rational >= 1)")
     add_engine_args(p, prec=True)
+    add_dask_args(p)
     p.set_defaults(func=run_delta)
 
     p = sub.add_parser(
@@ -36,7 +38,17 @@ def register(sub) -> None:
     add_mechanism_args(p)
     p.add_argument("--delta-g", metavar="D", required=True, help="global delta, in [0, 1)")
     add_engine_args(p, prec=True)
+    add_dask_args(p)
     p.set_defaults(func=run_epsilon)
+
+
+def add_dask_args(p) -> None:
+    """``--scheduler ADDR`` / ``--workers N``: the meet-in-the-middle kernel's work over Dask."""
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--scheduler", metavar="ADDR",
+                   help="split meet in the middle over an existing Dask cluster (its scheduler's address)")
+    g.add_argument("--workers", type=positive_int("--workers", 64), metavar="N",
+                   help="split meet in the middle over a local Dask cluster of N worker processes")
 
 
 def run_delta(args) -> int:
@@ -50,7 +62,8 @@ def run_delta(args) -> int:
     ms = mechanisms_from_args(args)
     from ..engines import composed_delta
 
-    r = composed_delta(ms, eps_g=args.eps_g, exp_eps_g=args.exp_eps_g, engine=args.engine, method=args.method, digits=args.digits, prec=args.prec)
+    r = composed_delta(ms, eps_g=args.eps_g, exp_eps_g=args.exp_eps_g, engine=args.engine, method=args.method, digits=args.digits, prec=args.prec,
+                       scheduler=args.scheduler, workers=args.workers)
     if args.json:
         d = r.to_dict(args.digits)
         d["eps_g"] = args.eps_g
@@ -85,7 +98,8 @@ def run_epsilon(args) -> int:
     ms = mechanisms_from_args(args)
     from ..engines import optcomp
 
-    r = optcomp(ms, args.delta_g, engine=args.engine, method=args.method, digits=args.digits, prec=args.prec)
+    r = optcomp(ms, args.delta_g, engine=args.engine, method=args.method, digits=args.digits, prec=args.prec,
+                scheduler=args.scheduler, workers=args.workers)
     if args.json:
         d = r.to_dict(args.digits)
         d["delta_g"] = args.delta_g

@@ -18,9 +18,10 @@ from ..numbers import MAXPREC, ExpNum, RatExp, parse_choice, parse_delta, parse_
 from .base import Prepared
 from .costs import EVALS_OPTCOMP
 from .family import ENGINE_TIERS, Engine
+from .mitm import distributed
 from .results import DeltaResult, EpsResult
 
-__all__ = ["composed_delta", "optcomp", "ENGINES", "resolve_engine", "check_digits", "check_prec", "eps_g_number", "MAX_DIGITS"]
+__all__ = ["composed_delta", "optcomp", "ENGINES", "resolve_engine", "check_digits", "check_prec", "eps_g_number", "MAX_DIGITS", "check_dask"]
 
 ENGINES = ("auto", "exact", "certified", "float")
 
@@ -54,6 +55,19 @@ def eps_g_number(eps_g: object, exp_eps_g: object) -> ExpNum:
     return RatExp.from_exp(parse_exp_eps(exp_eps_g, "exp_eps_g"))
 
 
+def check_dask(scheduler: object, workers: object) -> tuple[Optional[str], Optional[int]]:
+    """``(scheduler, workers)`` validated: at most one given; ``workers`` an integer in
+    ``[1, MAX_WORKERS]``. Guarantee: exact. Raises: InvalidArgument."""
+    from ..jobs import MAX_WORKERS
+
+    if scheduler is not None and workers is not None:
+        raise InvalidArgument("scheduler / workers", "at most one of the two", f"{scheduler!r} and {workers!r}")
+    if scheduler is not None and not (isinstance(scheduler, str) and scheduler.strip()):
+        raise InvalidArgument("scheduler", "the address of a Dask scheduler (a string)", scheduler)
+    w = parse_int(workers, "workers", lo=1, hi=MAX_WORKERS) if workers is not None else None
+    return scheduler, w
+
+
 def resolve_engine(engine: str, prep: Prepared, t_num: Optional[ExpNum] = None, *, evals: Optional[int] = None,
                    digits: int = 30) -> Engine:
     """The engine named ``engine``; ``"auto"``: exact when every ``e^eps_i`` (and ``t``, when
@@ -84,6 +98,8 @@ def composed_delta(
     method: str = "auto",
     digits: int = 30,
     prec: Optional[int] = None,
+    scheduler: Optional[str] = None,
+    workers: Optional[int] = None,
 ) -> DeltaResult:
     """The least ``delta_g`` such that the composition is ``(eps_g, delta_g)``-DP.
 
@@ -108,6 +124,10 @@ def composed_delta(
         digits: significant digits for certified / float results.
         prec: fixed working precision in bits (certified: one evaluation, no
             escalation; float: mpmath precision).
+        scheduler / workers: split the meet-in-the-middle kernel's work (its vector form)
+            over the Dask scheduler at this address, or over a local cluster of this many
+            worker processes (``pip install 'exactdp[dask]'``); the result is identical to the
+            serial one. Other kernels ignore them. At most one of the two.
 
     Raises:
         InvalidArgument: bad parameters (named, with the valid range).
@@ -130,8 +150,11 @@ def composed_delta(
     digits = check_digits(digits)
     prec = check_prec(prec)
     t_num = eps_g_number(eps_g, exp_eps_g)
+    scheduler, workers = check_dask(scheduler, workers)
     prep = Prepared(as_composition(mechanisms), method)
-    return resolve_engine(engine, prep, t_num, evals=1, digits=digits).delta(prep, t_num, digits=digits, prec=prec)
+    eng = resolve_engine(engine, prep, t_num, evals=1, digits=digits)
+    with distributed(prep.struct, scheduler, workers):
+        return eng.delta(prep, t_num, digits=digits, prec=prec)
 
 
 @implements("Murtagh-Vadhan Theorem 1.5", "Murtagh-Vadhan Theorem 3.4", "Kairouz-Oh-Viswanath Theorem 3.3")
@@ -143,6 +166,8 @@ def optcomp(
     method: str = "auto",
     digits: int = 30,
     prec: Optional[int] = None,
+    scheduler: Optional[str] = None,
+    workers: Optional[int] = None,
 ) -> EpsResult:
     """OptComp: the least ``eps_g >= 0`` such that the composition is ``(eps_g, delta_g)``-DP.
 
@@ -155,6 +180,8 @@ def optcomp(
     ``10^-digits``. ``"float"``: approximate. ``"auto"``: exact when every
     ``e^eps_i`` is rational, else certified. ``result.infinite`` is True (and the
     bounds are ``inf``) when ``delta_g < 1 - prod(1 - delta_i)``.
+
+    ``scheduler`` / ``workers``: as for :func:`composed_delta` (Dask, meet in the middle only).
 
     Raises:
         InvalidArgument: bad parameters (named, with the valid range).
@@ -174,5 +201,8 @@ def optcomp(
     digits = check_digits(digits)
     prec = check_prec(prec)
     dg = parse_delta(delta_g, "delta_g")
+    scheduler, workers = check_dask(scheduler, workers)
     prep = Prepared(as_composition(mechanisms), method)
-    return resolve_engine(engine, prep, evals=EVALS_OPTCOMP, digits=digits).epsilon(prep, dg, digits=digits, prec=prec)
+    eng = resolve_engine(engine, prep, evals=EVALS_OPTCOMP, digits=digits)
+    with distributed(prep.struct, scheduler, workers):
+        return eng.epsilon(prep, dg, digits=digits, prec=prec)

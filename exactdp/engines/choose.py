@@ -35,7 +35,7 @@ from .costs import (
 )
 from .grouped import Grouped
 from .lattice import Lattice
-from .mitm import MITM, half_classes, split_groups
+from .mitm import MITM, half_classes, split_groups, vec_default
 from .multiwindow import WindowedGroups
 from .structure import Structure
 from .windowed import Windowed
@@ -187,7 +187,8 @@ def estimate_method(method: str, groups: Groups, lat=None, *, kind: str = "arb",
         left, right = split_groups(groups)
         wb = sum(_value_bits(v) * n for v, n in groups) / 2
         cb = 0.73 * max(sum(n for _, n in left if n > 1), sum(n for _, n in right if n > 1))
-        return mitm_cost(half_classes(left), half_classes(right), len(groups), kind, prec, wb, cb)
+        return mitm_cost(half_classes(left), half_classes(right), max(len(left), len(right)), kind, prec, wb, cb,
+                         vector=kind != "exact" and vec_default(groups))
     return None
 
 

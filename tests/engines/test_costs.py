@@ -90,7 +90,8 @@ def test_estimate_bounds_the_measured_peak_memory(method, spec):
 
 def test_limits_and_the_knob():
     assert current_limits()[1] == DEFAULT_MAX_BYTES
-    ms = [Mechanism(exp_eps=1 + F(i, 97)) for i in range(1, 45)]  # 44 distinct values: 2^22 classes per half
+    # 52 distinct values: 2^26 classes per half, over 2 GiB even in the vector form of meet in the middle
+    ms = [Mechanism(exp_eps=1 + F(i, 97)) for i in range(1, 53)]
     with pytest.raises(CostTooHigh) as ei:
         composed_delta(ms, exp_eps_g=2, method="mitm")
     e = ei.value
