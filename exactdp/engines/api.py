@@ -120,14 +120,15 @@ def composed_delta(
         eps_g: the global eps (rational >= 0), or
         exp_eps_g: ``e^{eps_g}`` (rational >= 1, or an ExpNum).
         engine: ``auto | exact | certified | float``.
-        method: ``auto | homogeneous | windowed | lattice | lattice-balls | grouped | mitm | brute`` (``docs/engines.md``).
+        method: ``auto | homogeneous | windowed | lattice | lattice-balls | windowed-groups | grouped | mitm |
+            brute`` (``docs/engines.md``).
         digits: significant digits for certified / float results.
         prec: fixed working precision in bits (certified: one evaluation, no
             escalation; float: mpmath precision).
-        scheduler / workers: split the meet-in-the-middle kernel's work (its vector form)
-            over the Dask scheduler at this address, or over a local cluster of this many
-            worker processes (``pip install 'exactdp[dask]'``); the result is identical to the
-            serial one. Other kernels ignore them. At most one of the two.
+        scheduler: split the meet-in-the-middle kernel's work (its vector form) over the Dask
+            scheduler at this address (``pip install 'exactdp[dask]'``); the result is identical
+            to the serial one. Other kernels ignore it. At most one of ``scheduler`` and ``workers``.
+        workers: the same over a local cluster of this many worker processes.
 
     Raises:
         InvalidArgument: bad parameters (named, with the valid range).
