@@ -23,7 +23,6 @@ from __future__ import annotations
 import os
 import random
 import sys
-import time
 from fractions import Fraction
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -31,7 +30,7 @@ ROOT = os.path.dirname(HERE)
 sys.path.insert(0, ROOT)
 sys.path.insert(0, HERE)
 
-from _report import machine, write_section  # noqa: E402
+from _report import cheapest_other, machine, query_rows, table_lines, write_section  # noqa: E402
 
 
 def cases(quick: bool) -> list:
@@ -48,52 +47,12 @@ def cases(quick: bool) -> list:
     return out
 
 
-def before(spec: dict) -> str:
-    """The cheapest other kernel's estimate for an OptComp, and whether it was refused."""
+def run(spec: dict) -> list:
     from exactdp import mechanisms
-    from exactdp.engines.base import merge_by_w
-    from exactdp.engines.choose import detect_lattice_groups, estimate_method
-    from exactdp.engines.costs import EVALS_OPTCOMP, current_limits
-    from exactdp.events import as_composition
 
-    groups = merge_by_w(as_composition(mechanisms(**spec)))
-    lat = detect_lattice_groups([v for v, _ in groups])
-    best = None
-    for name in ("lattice", "grouped", "mitm"):
-        est = estimate_method(name, groups, lat, kind="arb", prec=132)
-        if est is None:
-            continue
-        tot = est[0].then(est[1], EVALS_OPTCOMP)
-        if best is None or tot.seconds < best[1].seconds:
-            best = (name, tot)
-    sec, mem = current_limits()
-    refused = best[1].seconds > sec or best[1].bytes > mem
-    return f"{best[0]}: {best[1].text()}" + (" (refused)" if refused else "")
-
-
-def run(spec: dict, quick: bool) -> list:
-    from exactdp import composed_delta, mechanisms, optcomp
-
-    rows = []
-    ans = None
-    for dg in (["1e-5"] if "k" not in spec else ["1e-5", "1e-10"]):
-        ms = mechanisms(**spec)
-        t0 = time.perf_counter()
-        r = optcomp(ms, dg, engine="certified", digits=30)
-        dt = time.perf_counter() - t0
-        ans = ans if ans is not None else r.lower
-        rows.append((f"OptComp at delta_g = {dg}", r.method, dt, f"eps_g = {float(r.lower):.10g}",
-                     float((r.upper - r.lower) / r.lower)))
-    factors = [Fraction(1)] if "k" not in spec else [Fraction(1, 2), Fraction(1), Fraction(3, 2)]
-    for f in factors:
-        ms = mechanisms(**spec)
-        eg = ans * f
-        t0 = time.perf_counter()
-        r = composed_delta(ms, eps_g=eg, engine="certified", digits=30)
-        dt = time.perf_counter() - t0
-        rows.append((f"delta_g at eps_g = {float(eg):.6g}", r.method, dt, f"delta_g = {float(r.lower):.6g}",
-                     float((r.upper - r.lower) / r.lower) if r.lower else 0.0))
-    return rows
+    lattice = "k" in spec  # the three-group cases; the heterogeneous one asks fewer queries
+    return query_rows(lambda: mechanisms(**spec), ["1e-5", "1e-10"] if lattice else ["1e-5"],
+                      [Fraction(1, 2), 1, Fraction(3, 2)] if lattice else [1])
 
 
 def main() -> int:
@@ -102,16 +61,12 @@ def main() -> int:
              "Written by `benchmarks/bench_balllattice.py` (" + machine() + "; the machine shared with other jobs). "
              "Certified engine, 30 digits, `method=\"auto\"`; every query on a fresh composition, so each time "
              "includes building the kernel. \"Before\": the cheapest other kernel's OptComp estimate.", ""]
+    from exactdp import mechanisms
+
     for title, spec in cases(quick):
-        b = before(spec)
+        b = cheapest_other(mechanisms(**spec), ("lattice", "grouped", "mitm"))
         print(f"== {title}; before: {b}", flush=True)
-        lines += [f"### {title}", "", f"Before: {b}.", "",
-                  "| query | method | seconds | value | relative width |", "|---|---|---|---|---|"]
-        for q, m, dt, v, w in run(spec, quick):
-            row = f"| {q} | {m} | {dt:.2f} | {v} | {w:.1e} |"
-            print(row, flush=True)
-            lines.append(row)
-        lines.append("")
+        lines += [f"### {title}", "", f"Before: {b}.", ""] + table_lines(run(spec)) + [""]
     if not quick:
         write_section("balllattice", "\n".join(lines))
         print("wrote the balllattice section of docs/benchmarks.md")

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import os
 import sys
-import time
 from fractions import Fraction
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -31,7 +30,7 @@ ROOT = os.path.dirname(HERE)
 sys.path.insert(0, ROOT)
 sys.path.insert(0, HERE)
 
-from _report import machine, write_section  # noqa: E402
+from _report import cheapest_other, machine, query_rows, table_lines, write_section  # noqa: E402
 
 TWO = ["0.01", "0.0123456789"]
 THREE = TWO + ["0.0271828"]
@@ -49,52 +48,6 @@ def cases(quick: bool) -> list:
     return out
 
 
-def before(make) -> str:
-    """The cheapest other kernel's estimate for an OptComp, and whether it was refused."""
-    from exactdp.engines.base import merge_by_w
-    from exactdp.engines.choose import detect_lattice_groups, estimate_method
-    from exactdp.engines.costs import EVALS_OPTCOMP, current_limits
-    from exactdp.events import as_composition
-
-    groups = merge_by_w(as_composition(make()))
-    lat = detect_lattice_groups([v for v, _ in groups])
-    best = None
-    for name in ("grouped", "mitm"):
-        est = estimate_method(name, groups, lat, kind="arb", prec=132)
-        if est is None:
-            continue
-        tot = est[0].then(est[1], EVALS_OPTCOMP)
-        if best is None or tot.seconds < best[1].seconds:
-            best = (name, tot)
-    sec, mem = current_limits()
-    refused = best[1].seconds > sec or best[1].bytes > mem
-    return f"{best[0]}: {best[1].text()}" + (" (refused)" if refused else "")
-
-
-def run(make) -> list:
-    from exactdp import composed_delta, optcomp
-
-    rows = []
-    ans = None
-    for dg in ("1e-5", "1e-10"):
-        ms = make()
-        t0 = time.perf_counter()
-        r = optcomp(ms, dg, engine="certified", digits=30)
-        dt = time.perf_counter() - t0
-        ans = ans if ans is not None else r.lower
-        rows.append((f"OptComp at delta_g = {dg}", r.method, dt, f"eps_g = {float(r.lower):.10g}",
-                     float((r.upper - r.lower) / r.lower)))
-    for f in (Fraction(1, 2), Fraction(1), Fraction(3, 2)):
-        ms = make()
-        eg = ans * f
-        t0 = time.perf_counter()
-        r = composed_delta(ms, eps_g=eg, engine="certified", digits=30)
-        dt = time.perf_counter() - t0
-        rows.append((f"delta_g at eps_g = {float(eg):.6g}", r.method, dt, f"delta_g = {float(r.lower):.6g}",
-                     float((r.upper - r.lower) / r.lower) if r.lower else 0.0))
-    return rows
-
-
 def main() -> int:
     quick = "--quick" in sys.argv[1:]
     lines = ["## The windowed grouped kernel (`benchmarks/bench_groups.py`)", "",
@@ -105,22 +58,17 @@ def main() -> int:
     from exactdp.errors import CostTooHigh
 
     for title, make in cases(quick):
-        b = before(make)
+        b = cheapest_other(make(), ("grouped", "mitm"))
         print(f"== {title}; before: {b}", flush=True)
         lines += [f"### {title}", "", f"Before: {b}.", ""]
         try:
-            rows = run(make)
+            rows = query_rows(make, ["1e-5", "1e-10"], [Fraction(1, 2), 1, Fraction(3, 2)])
         except CostTooHigh as e:
             line = f"Now: refused up front ({e})."
             print(line, flush=True)
             lines += [line, ""]
             continue
-        lines += ["| query | method | seconds | value | relative width |", "|---|---|---|---|---|"]
-        for q, m, dt, v, w in rows:
-            row = f"| {q} | {m} | {dt:.2f} | {v} | {w:.1e} |"
-            print(row, flush=True)
-            lines.append(row)
-        lines.append("")
+        lines += table_lines(rows) + [""]
     if not quick:
         write_section("groups", "\n".join(lines))
         print("wrote the groups section of docs/benchmarks.md")
