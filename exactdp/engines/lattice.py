@@ -220,6 +220,23 @@ class BallKernel(Structure):
         return self._evaluate_balls(field, t_num, field.embed(t_num) if t is None else t)
 
 
+class CachedApprox:
+    """A kernel whose float model ``_approx_uncached(lnt)`` is worth caching (the windowed
+    kernels: the inverse's searches ask the same points again). :meth:`approx` keeps up to 512
+    answers in ``self._approx``."""
+
+    def approx(self, lnt: float) -> tuple[float, float]:
+        """``(ln S, d ln S / d ln t)`` in floating point (for the search only), cached; the model is
+        the subclass's ``_approx_uncached``. Guarantee: approximate. Raises: nothing."""
+        cache = self.__dict__.setdefault("_approx", {})
+        hit = cache.get(lnt)
+        if hit is None:
+            if len(cache) > 512:
+                cache.clear()
+            hit = cache[lnt] = self._approx_uncached(lnt)  # type: ignore[attr-defined]
+        return hit
+
+
 def _arb_to_field(field: Field, x):
     import mpmath
 

@@ -329,6 +329,18 @@ def _one_blas_thread():
     return threadpool_limits(limits=1, user_api="blas")
 
 
+def _ln_S(pos: float, neg: float, lnt: float, shift: float) -> tuple[float, float]:
+    """``(ln S, d ln S / d ln t)`` from the scaled float sums ``pos`` and ``neg`` with
+    ``S = e^shift (pos - t neg)`` (``(-inf, 0)`` where that is not positive). Guarantee: approximate."""
+    if pos <= 0:
+        return float("-inf"), 0.0
+    tn = lnt + math.log(neg) if neg > 0 else -math.inf
+    if tn > 700 or math.exp(tn) >= pos:
+        return float("-inf"), 0.0
+    rest = pos - math.exp(tn)
+    return math.log(rest) + shift, -math.exp(tn) / rest
+
+
 def _floor_fixed(x, F: int) -> int:
     """``floor(lower(x) 2^F)`` for a ball ``x`` (an integer lower bound of ``x 2^F``), at least 0."""
     m, e = x.lower().mid().man_exp()
@@ -1005,14 +1017,8 @@ class MITM(Structure):
         # top-limb sums, scale 2^(32 k): pos = sum P_A X(h_A), neg = sum Q_A Y(h_A)
         pos = math.ldexp(float(stride * sum(r[0] for r in res)), -32 * k)
         neg = math.ldexp(float(stride * (X0top * sum(r[2] for r in res) - sum(r[1] for r in res))), -32 * k)
-        if pos <= 0:
-            return float("-inf"), 0.0
-        tn = lnt + math.log(neg) if neg > 0 else -math.inf
-        if tn > 700 or math.exp(tn) >= pos:
-            return float("-inf"), 0.0
-        rest = pos - math.exp(tn)
         lz = math.fsum(n * (v.flog() + math.log1p(math.exp(-v.flog()))) for v, n in self.groups)
-        return math.log(rest) + lz, -math.exp(tn) / rest
+        return _ln_S(pos, neg, lnt, lz)
 
     def locate_float(self, log_goal: float) -> Optional[float]:
         """The float search of the inverse for the vector form: the generic search on every
@@ -1172,14 +1178,7 @@ class MITM(Structure):
             sn = np.concatenate([np.cumsum(np.exp(cr - 0.5 * dr - mb)[::-1])[::-1], [0.0]])
             pos = float(np.dot(np.exp(cl + 0.5 * dl - ma), se[h]))
             neg = float(np.dot(np.exp(cl - 0.5 * dl - ma), sn[h]))
-        if pos <= 0:
-            return float("-inf"), 0.0
-        tn = lnt + math.log(neg) if neg > 0 else -math.inf
-        if tn > 700 or math.exp(tn) >= pos:
-            return float("-inf"), 0.0
-        rest = pos - math.exp(tn)
-        ls = math.log(rest) + ma + mb + 0.5 * (self._log_W())
-        return ls, -math.exp(tn) / rest
+        return _ln_S(pos, neg, lnt, ma + mb + 0.5 * self._log_W())
 
     def _log_W(self) -> float:
         return math.fsum(n * v.flog() for v, n in self.groups)

@@ -50,7 +50,7 @@ from .._backend import arb, workprec
 from ..errors import CostTooHigh
 from ..numbers import ExpNum, log_sign_of_product
 from .fields import ArbField, Field
-from .lattice import BallKernel
+from .lattice import BallKernel, CachedApprox
 from .windowed import _first_log
 
 __all__ = ["WindowedGroups", "window_plan"]
@@ -107,7 +107,7 @@ class _Built:
             setattr(self, k_, v)
 
 
-class WindowedGroups(BallKernel):
+class WindowedGroups(CachedApprox, BallKernel):
     """A few groups ``(w_i, n_i)`` of arbitrary ``w_i > 1``: S(t) over windows of each group's
     counts (module docstring). Arb fields only; the exact field goes through the grouped kernel."""
 
@@ -123,7 +123,6 @@ class WindowedGroups(BallKernel):
         self._l = [v.flog() for v, _ in self.groups]
         self._lnW = math.fsum(l * n for l, (_, n) in zip(self._l, self.groups))
         self._built: dict = {}
-        self._approx: dict = {}
         self._grouped = None
 
     # -- the engine interface ------------------------------------------------------------
@@ -430,19 +429,11 @@ class WindowedGroups(BallKernel):
                 break
         return best[1]
 
-    def approx(self, lnt: float) -> tuple[float, float]:
-        """``(ln S, d ln S / d ln t)`` in floating point (for the search only): the same sums as
-        an evaluation, over windows of 12 standard deviations of the tilted law, in log space
-        with numpy (the configurations' prefix sums in loss order, one per term of the last
-        window). Guarantee: approximate. Raises: nothing."""
-        hit = self._approx.get(lnt)
-        if hit is None:
-            if len(self._approx) > 512:
-                self._approx.clear()
-            hit = self._approx[lnt] = self._approx_uncached(lnt)
-        return hit
-
     def _approx_uncached(self, lnt: float) -> tuple[float, float]:
+        """``(ln S, d ln S / d ln t)`` in floating point (for the search only; cached by
+        :class:`~.lattice.CachedApprox`): the same sums as an evaluation, over windows of 12
+        standard deviations of the tilted law, in log space with numpy (the configurations'
+        prefix sums in loss order, one per term of the last window). Guarantee: approximate."""
         from .windowed import _log1pexp, _log_terms
 
         th = float(self._tilt(lnt))

@@ -71,7 +71,7 @@ from .._backend import arb, workprec
 from ..errors import CostTooHigh
 from ..numbers import ExpNum
 from .fields import ArbField, Field
-from .lattice import BallKernel, ratio_one_sums, threshold_classes
+from .lattice import BallKernel, CachedApprox, ratio_one_sums, threshold_classes
 
 __all__ = ["Windowed", "binomial_tail", "window_terms"]
 
@@ -227,7 +227,7 @@ def _hypgeom_tail(k: int, xa: arb, m0: int, up: bool) -> arb:
     return (-1 / xa).hypgeom([-m0, 1], [k - m0 + 1])
 
 
-class Windowed(BallKernel):
+class Windowed(CachedApprox, BallKernel):
     """``k`` mechanisms with one ``w = e^eps``: S(t) from two windowed binomial tails.
 
     See the module docstring. Arb fields only; the exact field goes through the exact
@@ -241,7 +241,6 @@ class Windowed(BallKernel):
         self.k = int(k)
         self._lw = w.flog()
         self._cache: dict = {}
-        self._approx: dict = {}
         self._located: dict = {}
         self._table = None
         self._near = None
@@ -429,16 +428,6 @@ class Windowed(BallKernel):
         L = float(lnt[i]) + math.log1p(x)
         return min(max(L, float(lnt[i])), float(lnt[i]) + 2 * lw)
 
-    def approx(self, lnt: float) -> tuple[float, float]:
-        """``(ln S, d ln S / d ln t)`` in floating point over a window (for the search only).
-        Guarantee: approximate. Raises: nothing."""
-        hit = self._approx.get(lnt)
-        if hit is None:
-            if len(self._approx) > 512:
-                self._approx.clear()
-            hit = self._approx[lnt] = self._approx_uncached(lnt)
-        return hit
-
     def _approx_from_table(self, lnt: float) -> Optional[tuple[float, float]]:
         """:meth:`approx` from the table of pieces when it is built and ``lnt`` lies on one of its
         pieces (``S / Z = P[X > m] - t P[Y > m]`` for ``t`` from ``t_m`` up to the next
@@ -461,6 +450,8 @@ class Windowed(BallKernel):
         return ls + lz, -math.exp(min(lnt + float(ly[i]) - ls, 700.0))
 
     def _approx_uncached(self, lnt: float) -> tuple[float, float]:
+        """``(ln S, d ln S / d ln t)`` in floating point over a window (or from the table of
+        pieces); cached by :class:`~.lattice.CachedApprox`. Guarantee: approximate."""
         quick = self._approx_from_table(lnt)
         if quick is not None:
             return quick
