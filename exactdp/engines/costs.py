@@ -434,11 +434,10 @@ def windowed_cost(k: int, lw: float, prec: int) -> tuple[Estimate, Estimate]:
     1e-6 s per term the estimate stays above the measured time (k = 10^9, eps = 0.01:
     estimated 8.4 s, measured 0.7 to 2.6 s; peak 55 MB, estimated 83 MB).
     """
-    from .windowed import window_terms
+    from .windowed import _law, window_terms
 
     n = window_terms(k, lw, prec)
-    p = 1.0 / (1.0 + math.exp(-lw)) if lw < 700 else 1.0
-    tab = min(float(k + 1), 52.0 * math.sqrt(max(k * p * (1 - p), 1.0)) + 16)
+    tab = min(float(k + 1), 52.0 * _law(k, lw)[1] + 16)
     build = Estimate(1e-4 + 1e-7 * tab, 64.0 * tab + ALLOC_SLACK)
     return build, Estimate(2 * n * 1e-6 * (1 + prec / 1024) + 2e-3, 64.0 * 4 * n + ALLOC_SLACK)
 

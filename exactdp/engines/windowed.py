@@ -85,8 +85,7 @@ def window_terms(k: int, lw: float, prec: int) -> float:
     Guarantee: approximate (a Gaussian-tail count, ``(sqrt(2 (prec+12) ln 2) + 4)``
     standard deviations, at most ``k + 1``). Raises: nothing.
     """
-    p = 1.0 / (1.0 + math.exp(-lw)) if lw < 700 else 1.0
-    sd = math.sqrt(max(k * p * (1 - p), 1.0))
+    _, sd = _law(k, lw)
     return min(float(k + 1), (math.sqrt(2 * (prec + TAIL_BITS) * math.log(2)) + 4) * sd + 16)
 
 
@@ -461,8 +460,7 @@ class Windowed(CachedApprox, BallKernel):
         m_hi = max(0, math.floor((k + lnt / lw) / 2) + 1)
         if m_hi > k:
             return -math.inf, 0.0
-        p = 1.0 / (1.0 + math.exp(-lw)) if lw < 700 else 1.0
-        sd = math.sqrt(max(k * p * (1 - p), 1.0))
+        p, sd = _law(k, lw)
         mode = (k + 1) * p
         # ten standard deviations past the larger of start and mode: e^-50 of the peak,
         # plenty for a search; Y's terms decrease from m_hi (its mode is below k/2)
