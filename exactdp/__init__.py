@@ -23,6 +23,12 @@ __version__ = "0.1.0"
 _EXPORTS = {
     # events
     "Mechanism": "exactdp.events",
+    "Gaussian": "exactdp.noise_events",
+    "Laplace": "exactdp.noise_events",
+    "RandomizedResponse": "exactdp.noise_events",
+    "PoissonSampled": "exactdp.noise_events",
+    "Composed": "exactdp.noise_events",
+    "Accountant": "exactdp.accounting",
     "Composition": "exactdp.events",
     "mechanisms": "exactdp.events",
     # engines

@@ -26,6 +26,7 @@ COMMAND_MODULES = [
     "exactdp.cli.proofs",
     "exactdp.cli.interactive",
     "exactdp.cli.gdp",
+    "exactdp.cli.account",
     "exactdp.cli.regions",
     "exactdp.cli.corpus",
     "exactdp.cli.batch",

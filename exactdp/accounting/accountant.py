@@ -1,0 +1,361 @@
+"""The certified accountant: compose events, ask for epsilon(delta) or delta(eps) as enclosures.
+
+:class:`Accountant` keeps the composed events (counts, not copies) and answers each query by
+the two certified lattice bounds of :mod:`.lattice` (connect-the-dots above, the
+post-processing bound below), refining the lattice until the enclosure holds the digits
+asked or the cost model refuses.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Callable, Optional
+
+from ..errors import CostTooHigh, InvalidArgument
+from ..events import Composition, Mechanism
+from ..links import implements
+from ..noise_events import Composed, Event, PoissonSampled, RandomizedResponse, as_event
+from ..numbers import Enclosure, parse_choice, parse_delta, parse_eps, parse_int, parse_rational
+from ..numbers.precision import accurate
+from .laws import law_of
+from .lattice import LatticePLD, compose, delta_bound, discretise, epsilon_bound, power, window
+
+__all__ = ["Accountant", "RELATIONS", "AccountingResult", "MAX_DIGITS", "MAX_POINTS"]
+
+#: Neighbouring relations: the add/remove relation (the larger of its two directions, the
+#: DP-SGD convention), each direction on its own, and replace-one.
+RELATIONS = ("add_remove", "remove", "add", "replace_one")
+
+#: Most digits an answer is asked for (the lattice width shrinks as h^2: 8 digits already
+#: need about 10^4 times the points of 4).
+MAX_DIGITS = 12
+
+#: Largest lattice window (points of one composed distribution) the accountant builds:
+#: about 10 minutes and 2 GiB on a 2-core machine at the finest precision (refused beyond).
+MAX_POINTS = 4_000_000
+
+#: Measured cost constants (benchmarks/bench_accounting.py): seconds per lattice point of a
+#: step's discretisation, and per point and per bit of a product.
+_DISC_S_PER_POINT = 2.5e-5
+_MUL_S_PER_POINT_BIT = 2.0e-9
+
+
+@dataclass(frozen=True)
+class AccountingResult:
+    """What one certified query computed: the enclosure, the lattice and the time.
+
+    Guarantee: ``value`` is an enclosure of the true epsilon(delta) or delta(eps) of the
+    composition under ``relation``.
+    """
+
+    value: Enclosure
+    relation: str
+    h: Fraction
+    fixed_bits: int
+    points: int
+    seconds: float
+    directions: tuple
+
+
+class Accountant:
+    """A certified privacy accountant for compositions of Gaussian, Laplace, randomized-response,
+    ``(eps, delta)`` and Poisson-subsampled steps.
+
+    ``relation``: ``"add_remove"`` (default: the larger of the remove and add directions, the
+    convention of DP-SGD accountants), ``"remove"``, ``"add"``, or ``"replace_one"``.
+
+    Guarantee: :meth:`epsilon` and :meth:`delta` return enclosures: the true optimal value of
+    the composition (of the dominating pairs of Accounting Lemmas 2-6) provably lies in
+    ``[lower, upper]``; the upper end is a valid privacy guarantee.
+
+    Raises:
+        InvalidArgument: an unknown relation, a bad event or count, delta outside (0, 1), eps < 0,
+            digits outside [1, MAX_DIGITS].
+        CostTooHigh: a query whose lattice would exceed :data:`MAX_POINTS` (with the estimate).
+
+    Examples:
+        >>> from exactdp import Accountant, Gaussian, PoissonSampled
+        >>> acc = Accountant().compose(PoissonSampled(Gaussian(1), "1/256"), count=1000)
+        >>> e = acc.epsilon("1e-5", digits=3)
+        >>> bool(0.5 < e.lower <= e.upper < 0.7)
+        True
+    """
+
+    def __init__(self, relation: str = "add_remove"):
+        self.relation = parse_choice(relation, "relation", RELATIONS)
+        self._parts: list = []  # [(leaf event, count)]
+        self._cache: dict = {}
+        self.last: Optional[AccountingResult] = None
+
+    # -- building ------------------------------------------------------------------------------
+    def compose(self, event: Event, count: int = 1) -> "Accountant":
+        """Compose ``event`` ``count`` times (a count, never copies). Returns the accountant.
+
+        Guarantee: exact (records the event). Raises: InvalidArgument (not an event, count < 1).
+        """
+        event = as_event(event)
+        count = parse_int(count, "count", lo=1, hi=10**12)
+        if isinstance(event, Composed):
+            for leaf, n in event.leaves():
+                self._add(leaf, n * count)
+        elif isinstance(event, Composition):
+            for m, n in event.groups():
+                self._add(m, n * count)
+        else:
+            self._add(event, count)
+        self._cache.clear()
+        return self
+
+    def _add(self, leaf, n: int) -> None:
+        for i, (e, m) in enumerate(self._parts):
+            if e == leaf:
+                self._parts[i] = (e, m + n)
+                return
+        self._parts.append((leaf, n))
+
+    @property
+    def events(self) -> Composed:
+        """What has been composed, as one :class:`~exactdp.noise_events.Composed` event. Guarantee: exact.
+        Raises: InvalidArgument (nothing composed yet)."""
+        if not self._parts:
+            raise InvalidArgument("events", "at least one composed event", "none")
+        return Composed(self._parts)
+
+    @property
+    def steps(self) -> int:
+        """Total number of steps composed."""
+        return sum(n for _, n in self._parts)
+
+    # -- queries -------------------------------------------------------------------------------
+    def epsilon(self, delta: object, digits: int = 6, *, progress: Optional[Callable] = None) -> Enclosure:
+        """The optimal epsilon of the composition at ``delta``, as an enclosure.
+
+        Guarantee: enclosure (certified; the upper end is a valid epsilon for ``delta``),
+        accurate to ``digits`` significant digits unless the cost model refuses first.
+
+        Raises:
+            InvalidArgument: delta outside (0, 1), digits outside [1, MAX_DIGITS].
+            CostTooHigh: the lattice needed exceeds :data:`MAX_POINTS`.
+        """
+        d = parse_delta(delta, "delta")
+        if d <= 0:
+            raise InvalidArgument("delta", "in (0, 1)", d)
+        return self._query("epsilon", d, digits, progress).value
+
+    def delta(self, eps: object, digits: int = 6, *, progress: Optional[Callable] = None) -> Enclosure:
+        """The optimal delta of the composition at ``eps``, as an enclosure.
+
+        Guarantee: enclosure (certified), accurate to ``digits`` digits unless refused.
+
+        Raises:
+            InvalidArgument: eps < 0, digits outside [1, MAX_DIGITS].
+            CostTooHigh: the lattice needed exceeds :data:`MAX_POINTS`.
+        """
+        e = parse_eps(eps, "eps")
+        return self._query("delta", e, digits, progress).value
+
+    def query(self, kind: str, x: object, digits: int = 6, *, h: Optional[Fraction] = None,
+              progress: Optional[Callable] = None) -> AccountingResult:
+        """:meth:`epsilon` (``kind="epsilon"``, ``x`` = delta) or :meth:`delta` (``x`` = eps) with
+        the lattice, precision and time reported; ``h`` fixes the lattice step (no refinement).
+
+        Guarantee: enclosure. Raises: as :meth:`epsilon` / :meth:`delta`.
+        """
+        kind = parse_choice(kind, "kind", ("epsilon", "delta"))
+        x = parse_delta(x, "delta") if kind == "epsilon" else parse_eps(x, "eps")
+        if kind == "epsilon" and x <= 0:
+            raise InvalidArgument("delta", "in (0, 1)", x)
+        return self._query(kind, x, digits, progress, h)
+
+    # -- the computation -----------------------------------------------------------------------
+    def _directions(self) -> list[str]:
+        if self.relation == "add_remove":
+            # the Gaussian, Laplace and (eps, delta) pairs are the same in both directions
+            two = any(isinstance(e, (PoissonSampled, RandomizedResponse)) for e, _ in self._parts)
+            return ["remove", "add"] if two else ["remove"]
+        if self.relation == "replace_one":
+            return ["replace_one"]
+        return [self.relation]
+
+    def _query(self, kind: str, x: Fraction, digits: int, progress, h_fixed=None) -> AccountingResult:
+        digits = parse_int(digits, "digits", lo=1, hi=MAX_DIGITS)
+        if not self._parts:
+            raise InvalidArgument("events", "at least one composed event (call compose first)", "none")
+        t0 = time.perf_counter()
+        dirs = self._directions()
+        grain = _atom_grain(self._parts)
+        h_t = 2.0 ** -9  # the first lattice step (float; the lattice is then aligned to the atoms)
+        while True:
+            h = h_fixed if h_fixed is not None else _lattice(h_t, grain)
+            # absolute tolerance in delta: what the cuts and rounding may add
+            tol = _tolerance(kind, x, digits)
+            F = int(math.ceil(28 + math.log2(1 / tol)))
+            encl, pts = [], 0
+            for dname in dirs:
+                up, lo, n = self._bounds(dname, h, F, tol, progress)
+                pts = max(pts, n)
+                encl.append(_answer(kind, x, up, lo, F))
+            lo_v = max(e[0] for e in encl)
+            hi_v = max(e[1] for e in encl)
+            if h_fixed is not None or _accurate(lo_v, hi_v, digits, kind):
+                value = _enclosure(lo_v, hi_v)
+                res = AccountingResult(value, self.relation, h, F, pts, time.perf_counter() - t0, tuple(dirs))
+                self.last = res
+                return res
+            # the width shrinks as h^2 (Accounting Lemmas 7 and 8): the step that should reach the
+            # digits with a margin, at least halving
+            w_rel = _rel_width(lo_v, hi_v)
+            need = 10.0 ** -digits / 2
+            shrink = math.sqrt(need / w_rel) * 0.8 if 0 < w_rel < math.inf else 0.25
+            h_t = float(h) * min(0.5, max(shrink, 1 / 64))
+            est = pts * float(h) / h_t
+            if est > MAX_POINTS:
+                raise CostTooHigh(
+                    "digits", f"{digits} digits would need a lattice of about {est:.3g} points (limit "
+                    f"{MAX_POINTS:.0e}); the enclosure at {pts} points was [{float(lo_v):.8g}, {float(hi_v):.8g}]",
+                    estimate=est, limit=MAX_POINTS, alternative=f"digits={max(1, digits - 1)}")
+
+    def _bounds(self, direction: str, h: Fraction, F: int, tol: float, progress):
+        key = (direction, h, F)
+        if key in self._cache:
+            return self._cache[key]
+        total = sum(n for _, n in self._parts)
+        tail = tol / (8 * total)
+        budget = max(1, int(tol / 64 * 2.0**F))
+        prec = F + 48
+        ups: list = []
+        lows: list = []
+        pts = 0
+        steps = []
+        var = 0.0
+        widest = 0
+        for leaf, n in self._parts:
+            law = law_of(leaf, direction)
+            ia, ib = window(law, h, tail)
+            widest = max(widest, ib - ia)
+            var += n * _float_variance(law, ia, ib, h)
+            steps.append((law, n))
+        # refused up front: a step's window beyond the limit, or a composition spanning about
+        # +-12 sd (the cuts keep what matters) beyond it
+        est = max(widest, int(24 * math.sqrt(var) / float(h)) + widest)
+        if est > MAX_POINTS:
+            raise CostTooHigh("steps", f"the composition would span about {est:.3g} lattice points at h = {float(h):.3g} "
+                              f"(limit {MAX_POINTS:.0e})", estimate=est, limit=MAX_POINTS,
+                              alternative="fewer steps or fewer digits")
+        disc = []
+        for law, n in steps:
+            u1, l1 = discretise(law, h, F, tail, prec)
+            disc.append((u1, l1, n))
+            if progress:
+                progress()
+        for u1, l1, n in disc:
+            ups.append(power(u1, n, budget, progress))
+            lows.append(power(l1, n, budget, progress))
+        U, L = ups[0], lows[0]
+        for u, l in zip(ups[1:], lows[1:]):
+            U, L = compose(U, u, budget), compose(L, l, budget)
+            pts = max(pts, U.poly.length())
+        pts = max(pts, U.poly.length(), L.poly.length())
+        out = (U, L, pts)
+        self._cache[key] = out
+        return out
+
+
+def _float_variance(law, ia: int, ib: int, h: Fraction) -> float:
+    """Float variance of one step's loss under P, from the float cdf on 400 points of its window
+    and its atoms (a cost estimate only)."""
+    lo, hi = ia * float(h), ib * float(h)
+    pts = [lo + (hi - lo) * i / 400 for i in range(401)]
+    rows = [law.cdf_float(x) for x in pts] if law.support[0] != law.support[1] else []
+    ms = []
+    for a, b, x0, x1 in zip(rows, rows[1:], pts, pts[1:]):
+        m = (b[0] - a[0]) if b[0] < 0.5 else (a[1] - b[1])
+        ms.append((max(m, 0.0), (x0 + x1) / 2))
+    for l, p, _ in law.atoms():
+        ms.append((float(p.mid()), float(l) if isinstance(l, Fraction) else float(l.mid())))
+    tot = sum(m for m, _ in ms)
+    if tot <= 0:
+        return 0.0
+    mean = sum(m * x for m, x in ms) / tot
+    return sum(m * (x - mean) ** 2 for m, x in ms) / tot
+
+
+def _atom_grain(parts) -> Optional[Fraction]:
+    """The largest rational ``G`` of which every atom's loss is a multiple (unsampled ``(eps, delta)``
+    mechanisms with rational eps, Laplace with rational ``Delta / b``), or None when some atom's
+    loss is not rational (randomized response, ``exp_eps`` mechanisms, subsampled atoms). A
+    lattice of step ``G / j`` holds every atom exactly, so neither bound rounds them."""
+    from ..noise_events import Laplace
+
+    g: Optional[Fraction] = None
+    for e, _ in parts:
+        if isinstance(e, Mechanism):
+            v = e.eps
+        elif isinstance(e, Laplace):
+            v = e.sensitivity / e.b
+        elif isinstance(e, (RandomizedResponse, PoissonSampled)):
+            return None
+        else:
+            continue
+        if v is None:
+            return None
+        if v == 0:
+            continue
+        g = v if g is None else Fraction(math.gcd(v.numerator * g.denominator, g.numerator * v.denominator),
+                                         v.denominator * g.denominator)
+    return g
+
+
+def _lattice(h_t: float, grain: Optional[Fraction]) -> Fraction:
+    """The lattice step for a target ``h_t``: ``grain / j`` (the least j with step <= h_t) when the
+    atoms have a grain, else ``1 / n``."""
+    if grain is not None:
+        return grain / max(1, math.ceil(float(grain) / h_t))
+    return Fraction(1, max(1, math.ceil(1 / h_t)))
+
+
+def _tolerance(kind: str, x: Fraction, digits: int) -> float:
+    if kind == "epsilon":
+        return float(x) * 10.0 ** -(digits + 2)
+    return 10.0 ** -(digits + 20)
+
+
+def _answer(kind: str, x: Fraction, up: LatticePLD, lo: LatticePLD, F: int):
+    prec = F + 64
+    if kind == "epsilon":
+        hi_v = epsilon_bound(up, x, prec)
+        lo_v = epsilon_bound(lo, x, prec)
+        if hi_v != math.inf and lo_v > hi_v:  # both certified: cannot happen
+            raise AssertionError("certified bounds crossed")
+        return lo_v, hi_v
+    from ..numbers import arb_bounds
+
+    d_hi = arb_bounds(delta_bound(up, x, prec))[1]
+    d_lo = max(Fraction(0), arb_bounds(delta_bound(lo, x, prec))[0])
+    return d_lo, min(d_hi, Fraction(1))
+
+
+def _rel_width(lo, hi) -> float:
+    if hi == math.inf:
+        return math.inf
+    if hi == 0:
+        return 0.0
+    return float((hi - lo) / hi)
+
+
+def _accurate(lo, hi, digits: int, kind: str) -> bool:
+    """Accurate to ``digits`` digits; a delta may also be accurate in absolute terms, within 100
+    times the mass the cuts and rounding may add (where the true delta is 0 or below it)."""
+    if hi == math.inf:
+        return lo == math.inf
+    floor = None if kind == "epsilon" else Fraction(100) * Fraction(_tolerance(kind, Fraction(0), digits))
+    return accurate(Fraction(lo), Fraction(hi), digits, floor=floor)
+
+
+def _enclosure(lo, hi) -> Enclosure:
+    if hi == math.inf and lo == math.inf:
+        return Enclosure.infinity()
+    return Enclosure(lo, hi)

@@ -1,0 +1,558 @@
+"""Certified lattice privacy-loss distributions: the two discretisations, composition in
+fixed point with directed rounding, and the two queries.
+
+A :class:`LatticePLD` holds non-negative integers ``c_n`` (units of ``2^-F``) at the losses
+``(off + n) h`` of a dyadic lattice, a ``P``-mass at ``+inf`` and a shift. It is one of two
+kinds (``upper``):
+
+* **upper** (Accounting Lemma 7, connect-the-dots): each lattice interval's masses are split
+  between its two ends so that the discrete pair dominates the true one; masses rounded up;
+  mass above the window sent to ``+inf``, mass below it moved up to its first point
+  (Accounting Lemma 9). Its ``delta(eps)`` is an upper bound on the true one.
+* **lower** (Accounting Lemma 8): bins centred on the lattice points (a post-processing of the
+  true pair, hence dominated by it); each bin's own loss ``ln(P(B)/Q(B))`` is at least its
+  lattice point minus ``tau`` (or it goes one point down); masses rounded down, mass outside
+  the window dropped. Its ``delta(eps)`` evaluated at ``eps + shift`` (``shift`` the sum of the
+  ``tau``) is a lower bound on the true one.
+
+By Accounting Lemma 1, ``delta(eps) = P{L = inf} + sum_n c_n 2^-F (1 - e^{eps - L_n})_+`` is
+increasing in every mass and every loss, and a product of pairs composes by adding losses,
+so the products of the upper (lower) PLDs, with their rounding and cuts, stay upper (lower).
+Products are FLINT ``fmpz_poly`` products of exact integers; only the rounding back to ``F``
+bits is directed. Nothing here is a float except the choice of windows, bins and ``tau``
+(which affects the width, never the validity) and the float search that proposes an epsilon
+(which is then decided in balls).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from typing import Optional
+
+from .._backend import arb, fmpz_poly, workprec
+from ..links import implements
+from .laws import LossLaw
+
+__all__ = ["LatticePLD", "discretise", "compose", "power", "delta_bound", "epsilon_bound"]
+
+
+@dataclass(frozen=True)
+class LatticePLD:
+    """A certified lattice bound on a privacy-loss distribution (see the module docstring).
+
+    Guarantee: ``upper`` -> its :func:`delta_bound` is an upper bound of the true delta(eps);
+    lower -> a lower bound.
+    """
+
+    poly: fmpz_poly  # coefficient n: units of 2^-F of P-mass at loss (off + n) h
+    off: int
+    inf: int  # units of P-mass at +inf
+    F: int
+    h: Fraction
+    upper: bool
+    shift: Fraction = Fraction(0)
+
+    @property
+    def one(self) -> int:
+        return 1 << self.F
+
+    def mass(self) -> int:
+        """Total finite mass in units."""
+        return int(self.poly(1)) if self.poly.length() else 0
+
+
+# -- exact conversions of balls to fixed-point units --------------------------------------------
+
+def _man_exp(x: arb) -> tuple[int, int]:
+    m, e = x.man_exp()
+    return int(m), int(e)
+
+
+def _units_up(x: arb, F: int) -> int:
+    """``ceil(upper(x) 2^F)``, at least 0."""
+    if not x.is_finite():
+        raise ValueError("infinite ball")
+    u = x.upper()
+    m, e = _man_exp(u)
+    if m <= 0:
+        return 0
+    e += F
+    return m << e if e >= 0 else -((-m) >> -e)
+
+
+def _units_down(x: arb, F: int) -> int:
+    """``floor(lower(x) 2^F)``, at least 0."""
+    if not x.is_finite():
+        return 0
+    lo = x.lower()
+    m, e = _man_exp(lo)
+    if m <= 0:
+        return 0
+    e += F
+    return m << e if e >= 0 else m >> -e
+
+
+def _floor_div_h(x: arb, h: Fraction, up: bool) -> int:
+    """``floor(lower(x) / h)`` (``up=False``) or ``ceil(upper(x) / h)`` (``up=True``), exactly."""
+    v = x.upper() if up else x.lower()
+    m, e = _man_exp(v)
+    val = Fraction(m) * (Fraction(2) ** e) / h
+    return math.ceil(val) if up else math.floor(val)
+
+
+def _l(i: int, h: Fraction) -> Fraction:
+    return i * h
+
+
+def _diff(lt_hi, lt_lo, gt_lo, gt_hi) -> arb:
+    """Mass of ``(a, b)`` from ``X{L < b} - X{L < a}`` or ``X{L > a} - X{L > b}``, whichever side is small."""
+    if lt_hi.mid() < 0.5:
+        return lt_hi - lt_lo
+    return gt_lo - gt_hi
+
+
+# -- windows -----------------------------------------------------------------------------------
+
+def tail_point(law: LossLaw, mass: float, right: bool) -> float:
+    """A loss beyond which the continuous part holds about ``mass`` of ``P`` (float choice)."""
+    lo, hi = law.support
+    a, b = (lo if math.isfinite(lo) else -50.0), (hi if math.isfinite(hi) else 50.0)
+    with workprec(64):
+        def tail(x: float) -> float:
+            p_lt, p_gt, _, _ = law.cdf(Fraction(x))
+            v = p_gt if right else p_lt
+            return float(v.mid())
+        # widen an infinite side until the tail is small enough
+        if right and not math.isfinite(hi):
+            while tail(b) > mass and b < 1e6:
+                b *= 2
+        if not right and not math.isfinite(lo):
+            while tail(a) > mass and a > -1e6:
+                a *= 2
+        if (right and tail(b) > mass) or (not right and tail(a) > mass):
+            return b if right else a
+        for _ in range(80):
+            m = (a + b) / 2
+            t = tail(m)
+            if (t > mass) == right:
+                a = m
+            else:
+                b = m
+        return b if right else a
+
+
+def window(law: LossLaw, h: Fraction, tail_mass: float) -> tuple[int, int]:
+    """Lattice indices ``(ia, ib)`` covering the law's atoms and all but about ``tail_mass`` of its
+    continuous part on each side."""
+    lo, hi = law.support
+    xs = []
+    if lo != hi:
+        xs += [tail_point(law, tail_mass, False), tail_point(law, tail_mass, True)]
+    with workprec(64):
+        for l, _, _ in law.atoms():
+            xs.append(float(l) if isinstance(l, Fraction) else float(l.mid()))
+    if not xs:
+        xs = [0.0]
+    hf = float(h)
+    return math.floor(min(xs) / hf) - 1, math.ceil(max(xs) / hf) + 1
+
+
+# -- the two discretisations -------------------------------------------------------------------
+
+def _as_ball(x) -> arb:
+    return arb(x.numerator) / x.denominator if isinstance(x, Fraction) else x
+
+
+def _ball_i(i: int, h: Fraction) -> arb:
+    return arb(i * h.numerator) / h.denominator
+
+
+@implements("Accounting Lemma 7", "Accounting Lemma 8", "Accounting Lemma 9")
+def discretise(law: LossLaw, h: Fraction, F: int, tail_mass: float, prec: int) -> tuple[LatticePLD, LatticePLD]:
+    """Both certified lattice bounds of one step's ``law``: ``(upper, lower)``.
+
+    One pass over the lattice intervals ``[ih, (i+1)h]`` of the window (:func:`window`) gives
+    each interval's masses ``(P(B), Q(B))``, computed once in balls:
+
+    * upper (Accounting Lemma 7): ``p_hi = (P(B) - e^{ih} Q(B)) / (1 - e^-h)`` at ``(i+1)h``, the
+      rest at ``ih``, rounded up; continuous mass above the window to ``+inf``, below it moved to
+      the first point; atoms split the same way (Lemma 9);
+    * lower (Accounting Lemma 8): the interval is a bin of a post-processing, whose loss
+      ``ln(P(B)/Q(B))`` lies in it; it is put at the midpoint ``(i + 1/2)h`` when certainly
+      at least ``(i + 1/2)h - tau``, else at ``ih``; masses rounded down, what lies outside the
+      window dropped.
+
+    Guarantee: the first is an upper PLD, the second a lower PLD (module docstring).
+    """
+    ia, ib = window(law, h, tail_mass)
+    n = ib - ia + 1
+    up = [0] * n
+    inf_up = 0
+    hf = float(h)
+    with workprec(prec):
+        hb = _ball_i(1, h)
+        denom = -((-hb).expm1())  # 1 - e^-h
+        lo, hi = law.support
+        bins = []  # (j, P(B), loss of the bin) for the lower PLD
+        if lo != hi:
+            cd = [law.cdf(_l(i, h)) for i in range(ia, ib + 1)]
+            up[0] += _units_up(cd[0][0], F)  # below the window: moved up to its first point
+            inf_up += _units_up(cd[-1][1], F)  # above: to +inf
+            for j in range(n - 1):
+                a, b = cd[j], cd[j + 1]
+                if b[0].upper() <= 0 or a[1].upper() <= 0:  # no continuous mass in this interval
+                    continue
+                Pb = _diff(b[0], a[0], a[1], b[1])
+                Qb = _diff(b[2], a[2], a[3], b[3])
+                li = _ball_i(ia + j, h)
+                p_hi = (Pb - li.exp() * Qb) / denom
+                pu = Pb.upper()
+                hi_u = min(p_hi.upper(), pu) if p_hi.is_finite() else pu
+                lo_u = min((Pb - p_hi).upper(), pu) if p_hi.is_finite() else pu
+                up[j + 1] += _units_up(arb(hi_u), F)
+                up[j] += _units_up(arb(lo_u), F)
+                if Pb > 0 and Qb > 0:
+                    bins.append((j, Pb, (Pb / Qb).log()))
+        atoms = law.atoms()
+        for l, p, _q in atoms:
+            if isinstance(l, Fraction) and (l / h).denominator == 1:  # exactly on the lattice
+                i = int(l / h)
+                if i > ib:
+                    inf_up += _units_up(p, F)
+                else:
+                    up[max(i, ia) - ia] += _units_up(p, F)
+                continue
+            l = _as_ball(l)
+            if l > _ball_i(ib, h):
+                inf_up += _units_up(p, F)
+                continue
+            if l < _ball_i(ia, h):
+                up[0] += _units_up(p, F)
+                continue
+            i = _floor_div_h(l, h, up=False)
+            if i < ib and l >= _ball_i(i, h) and l <= _ball_i(i + 1, h):
+                li = _ball_i(i, h)
+                p_hi = p * (-(li - l).expm1()) / denom  # p (1 - e^{ih - l}) / (1 - e^-h)
+                pu = p.upper()
+                up[i + 1 - ia] += _units_up(arb(min(p_hi.upper(), pu)), F)
+                up[i - ia] += _units_up(arb(min((p - p_hi).upper(), pu)), F)
+            else:  # position undecided at this precision: the whole atom one point up
+                up[min(_floor_div_h(l, h, up=True), ib) - ia] += _units_up(p, F)
+        inf_up += _units_up(law.p_inf(), F)
+        low = _lower_units(law, h, F, ia, ib, cd if lo != hi else None)
+        inf_low = _units_down(law.p_inf(), F)
+    return (LatticePLD(fmpz_poly(up), ia, inf_up, F, h, True),
+            LatticePLD(fmpz_poly(low), ia, inf_low, F, h, False))
+
+
+#: Fine points per lattice interval on which the lower bound's bins are proposed.
+FINE = 4
+
+
+def _fdiff(c0: tuple, c1: tuple) -> tuple[float, float, float]:
+    """Float ``(P, Q, noise)`` of the loss interval between two float cdf rows, each mass from its
+    small side; ``noise`` bounds the float rounding of ``ln(P/Q)`` (relative errors of a few
+    ulps of the cdf values subtracted)."""
+    if c1[0] < 0.5:
+        P, sp = c1[0] - c0[0], c1[0]
+    else:
+        P, sp = c0[1] - c1[1], c0[1]
+    if c1[2] < 0.5:
+        Q, sq = c1[2] - c0[2], c1[2]
+    else:
+        Q, sq = c0[3] - c1[3], c0[3]
+    noise = 1e-15 * (sp / P + sq / Q) if P > 0 and Q > 0 else math.inf
+    return P, Q, noise
+
+
+def _chain(law: LossLaw, h: Fraction, ia: int, ib: int) -> list[tuple[Fraction, Fraction, int]]:
+    """Propose the lower bound's bins (float choice): consecutive loss intervals whose merged loss
+    ``ln(P(B)/Q(B))`` just reaches a lattice point, as ``(from, to, lattice index)``; the ends
+    are located on a fine grid (:data:`FINE` points per lattice interval), then by secant steps
+    inside the fine interval where the bin's loss crosses its target, and rounded to
+    :data:`_END_BITS` bits."""
+    hf = float(h)
+    nf = (ib - ia) * FINE
+    xs = [(ia + t / FINE) * hf for t in range(nf + 1)]
+    cf = [law.cdf_float(x) for x in xs]
+    out = []
+    start: Fraction = ia * h
+    c0 = cf[0]
+    target = ia  # lattice index: the least lattice point >= start
+    eta = 1e-12 + 1e-9 * hf
+    t = 0
+    while t < nf:
+        P, Q, noise = _fdiff(c0, cf[t + 1])
+        goal = target * hf + eta
+        if not _reaches(P, Q, noise, goal):
+            t += 1
+            continue
+        lo = max(float(start), xs[t])
+        endf = _secant(law, c0, lo, xs[t + 1], goal)
+        end = Fraction(math.ceil(endf * 2**_END_BITS), 2**_END_BITS)
+        if end <= start or end > Fraction(ia * FINE + t + 1, FINE) * h:
+            end = Fraction(ia * FINE + t + 1, FINE) * h
+        out.append((start, end, target))
+        start = end
+        c0 = law.cdf_float(float(start)) if end != Fraction(ia * FINE + t + 1, FINE) * h else cf[t + 1]
+        target = math.ceil(start / h)
+        if end == Fraction(ia * FINE + t + 1, FINE) * h:
+            t += 1
+    if start < ib * h:
+        out.append((start, ib * h, target))
+    return out
+
+
+def _reaches(P: float, Q: float, noise: float, goal: float) -> bool:
+    return P > 0 and Q > 0 and math.log(P / Q) >= goal + noise
+
+
+def _secant(law: LossLaw, c0: tuple, lo: float, hi: float, goal: float) -> float:
+    """An ``e`` in ``(lo, hi]``, near the least, where the float loss of the bin ``(start, e)``
+    (``c0`` the cdf row at ``start``) reaches ``goal`` (``hi`` does): regula falsi (Illinois)
+    on the float cdf."""
+
+    def f(x: float) -> float:
+        P, Q, noise = _fdiff(c0, law.cdf_float(x))
+        return math.log(P / Q) - goal - noise if P > 0 and Q > 0 else -1.0
+
+    a, b = lo, hi
+    fa, fb = f(a), f(b)
+    if fa >= 0:
+        return a if a > lo else b
+    side = 0
+    for _ in range(12):
+        if fb - fa <= 0:
+            break
+        m = b - fb * (b - a) / (fb - fa)
+        if not (a < m < b):
+            m = (a + b) / 2
+        fm = f(m)
+        if fm >= 0:
+            b, fb = m, fm
+            if side == -1:
+                fa /= 2
+            side = -1
+        else:
+            a, fa = m, fm
+            if side == 1:
+                fb /= 2
+            side = 1
+        if b - a <= 1e-15 * max(1.0, abs(b)) or fb < 1e-13:
+            break
+    return b
+
+
+#: Bits of the ends of the lower bound's bins (dyadic rationals).
+_END_BITS = 48
+
+
+def _lower_units(law: LossLaw, h: Fraction, F: int, ia: int, ib: int, cd) -> list[int]:
+    """The lower bound's masses (Accounting Lemma 8): each proposed bin is a class of a
+    post-processing; its loss ``ln(P(B)/Q(B))``, decided in balls, puts it at its lattice point
+    when certainly at or above it, else one point down (the bin's losses are all at least that);
+    atoms at the lattice point certainly at or below them; masses rounded down."""
+    n = ib - ia + 1
+    low = [0] * n
+    if cd is not None:
+        cache = {(ia + t) * h: cd[t] for t in range(n)}
+
+        def at(x: Fraction):
+            if x not in cache:
+                cache[x] = law.cdf(x)
+            return cache[x]
+
+        for x0, x1, target in _chain(law, h, ia, ib):
+            a, b = at(x0), at(x1)
+            if b[0].upper() <= 0 or a[1].upper() <= 0:
+                continue
+            Pb = _diff(b[0], a[0], a[1], b[1])
+            Qb = _diff(b[2], a[2], a[3], b[3])
+            if not (Pb > 0 and Qb > 0):
+                continue
+            i = target if (Pb / Qb).log() >= _ball_i(target, h) else target - 1
+            if ia <= i <= ib:
+                low[i - ia] += _units_down(Pb, F)
+    for l, p, _q in law.atoms():
+        i = math.floor(l / h) if isinstance(l, Fraction) else _floor_div_h(l, h, up=False)
+        if i > ib:
+            i = ib
+        if i >= ia:
+            low[i - ia] += _units_down(p, F)
+    return low
+
+
+# -- composition -------------------------------------------------------------------------------
+
+def _cut(d: LatticePLD, budget: int) -> LatticePLD:
+    """Cut both tails of ``d`` where each holds at most ``budget`` units (exactly counted):
+    upper -> the top to +inf, the bottom moved up; lower -> both dropped (Accounting Lemma 9)."""
+    p = d.poly
+    L = p.length()
+    if L < 64 or budget <= 0:
+        return d
+    cs = p.coeffs()
+    # float scan from both ends (a proposal; the cut mass is then counted exactly)
+    acc = 0.0
+    lo = 0
+    fb = float(budget) * 0.5
+    while lo < L - 1:
+        acc += float(cs[lo])
+        if acc > fb:
+            break
+        lo += 1
+    acc = 0.0
+    hi = L - 1
+    while hi > lo:
+        acc += float(cs[hi])
+        if acc > fb:
+            break
+        hi -= 1
+    if lo == 0 and hi == L - 1:
+        return d
+    low_mass = int(p.truncate(lo)(1)) if lo > 0 else 0
+    top_mass = int(p.right_shift(hi + 1)(1)) if hi < L - 1 else 0
+    if low_mass > budget or top_mass > budget:
+        return d
+    q = p.right_shift(lo).truncate(hi - lo + 1) if lo > 0 else p.truncate(hi + 1)
+    if d.upper:
+        q = q + low_mass
+        return replace(d, poly=q, off=d.off + lo, inf=d.inf + top_mass)
+    return replace(d, poly=q, off=d.off + lo)
+
+
+def compose(a: LatticePLD, b: LatticePLD, budget: int) -> LatticePLD:
+    """The composition of two bounds of the same kind (product, directed rounding, cut).
+    Guarantee: upper / lower as the inputs."""
+    assert a.upper == b.upper and a.F == b.F and a.h == b.h
+    one = a.one
+    prod = a.poly * b.poly
+    fa, fb = a.mass(), b.mass()
+    cross = fa * b.inf + a.inf * fb + a.inf * b.inf
+    if a.upper:
+        poly = -((-prod) // one)
+        inf = -((-cross) // one)
+    else:
+        poly = prod // one
+        inf = cross // one
+    out = LatticePLD(poly, a.off + b.off, inf, a.F, a.h, a.upper, a.shift + b.shift)
+    return _cut(out, budget)
+
+
+def power(d: LatticePLD, k: int, budget: int, progress=None) -> LatticePLD:
+    """``d`` composed with itself ``k`` times (binary powering). Guarantee: as ``d``."""
+    result: Optional[LatticePLD] = None
+    base = d
+    while True:
+        if k & 1:
+            result = base if result is None else compose(result, base, budget)
+        k >>= 1
+        if not k:
+            break
+        base = compose(base, base, budget)
+        if progress:
+            progress()
+    assert result is not None
+    return result
+
+
+# -- queries -----------------------------------------------------------------------------------
+
+@implements("Accounting Lemma 1")
+def delta_bound(d: LatticePLD, eps: Fraction, prec: int) -> arb:
+    """A ball containing ``delta(eps)`` of the lattice PLD ``d`` (for a lower PLD, at ``eps + shift``):
+    its upper end bounds the true delta from above when ``d.upper``, its lower end from below
+    otherwise."""
+    e = Fraction(eps) + d.shift
+    h = d.h
+    n0 = max(0, math.floor(e / h) - d.off + 1)  # first n with (off + n) h > e
+    with workprec(prec):
+        one = arb(2) ** d.F
+        if n0 >= d.poly.length():
+            return arb(d.inf) / one
+        T = d.poly.right_shift(n0) if n0 > 0 else d.poly
+        S0 = int(T(1))
+        r = (-(arb(h.numerator) / h.denominator)).exp()
+        S1 = T(r)
+        gap = e - (d.off + n0) * h  # < 0
+        val = (d.inf + S0 - (arb(gap.numerator) / gap.denominator).exp() * S1) / one
+        return val
+
+
+def _float_view(d: LatticePLD):
+    """(losses, masses, inf mass) as floats, for the search."""
+    cs = d.poly.coeffs()
+    scale = 2.0 ** -d.F
+    hf = float(d.h)
+    Ls = [(d.off + n) * hf - float(d.shift) for n in range(len(cs))]
+    ms = [float(c) * scale for c in cs]
+    return Ls, ms, d.inf * scale
+
+
+def epsilon_float(d: LatticePLD, delta: float) -> float:
+    """The float epsilon at which the float view of ``d`` has delta ``delta`` (0 if already below;
+    inf if the +inf mass alone exceeds it). Approximate: a proposal only."""
+    Ls, ms, inf = _float_view(d)
+    if inf >= delta:
+        return math.inf
+    # suffix sums over losses > eps: A = sum m, B = sum m e^-L; delta(eps) = inf + A - e^eps B
+    n = len(Ls)
+    A = [0.0] * (n + 1)
+    B = [0.0] * (n + 1)
+    for i in range(n - 1, -1, -1):
+        A[i] = A[i + 1] + ms[i]
+        B[i] = B[i + 1] + (ms[i] * math.exp(-Ls[i]) if Ls[i] > -700 else 0.0)
+    # find the segment [L_{i-1}, L_i) holding the root, scanning from the top
+    prev = math.inf
+    for i in range(n - 1, -1, -1):
+        lo = Ls[i - 1] if i > 0 else -math.inf
+        # on [lo, Ls[i]) the losses above eps are i..n-1
+        val_lo = inf + A[i] - (math.exp(lo) * B[i] if lo > -700 else 0.0)
+        if val_lo >= delta:
+            x = (inf + A[i] - delta) / B[i] if B[i] > 0 else math.inf
+            root = math.log(x) if x > 0 else lo
+            root = min(max(root, lo), Ls[i] if i < n else prev)
+            return max(root, 0.0)
+        prev = Ls[i]
+    return 0.0
+
+
+def epsilon_bound(d: LatticePLD, delta: Fraction, prec: int) -> Fraction:
+    """A certified epsilon: for an upper PLD the least proposal ``eps >= 0`` with ``delta_bound(eps)
+    <= delta`` decided in balls (an upper bound on the true epsilon(delta)); for a lower PLD an
+    ``eps`` with ``delta_bound(eps) > delta`` decided (a lower bound), or 0.
+    Returns ``math.inf`` (as a float) when no finite epsilon exists for an upper PLD."""
+    df = float(delta)
+    if not d.upper and Fraction(d.inf, d.one) > delta:
+        return math.inf  # type: ignore[return-value]  # the +inf mass alone: no finite epsilon
+    guess = epsilon_float(d, df)
+    if guess == math.inf:
+        if d.upper:
+            return math.inf  # type: ignore[return-value]
+        guess = 1e6
+    hf = float(d.h)
+    step = max(abs(guess) * 1e-13, 1e-15)
+    for _ in range(200):
+        if d.upper:
+            e = Fraction(guess + step) if guess + step > 0 else Fraction(0)
+            if delta_bound(d, e, prec).upper() <= _arb(delta):
+                return e
+        else:
+            cand = guess - step
+            if cand <= 0:
+                return Fraction(0)
+            e = Fraction(cand)
+            if delta_bound(d, e, prec).lower() > _arb(delta):
+                return e
+        step *= 4
+        if step > 1e3 + hf:
+            break
+    if d.upper:
+        return math.inf  # type: ignore[return-value]
+    return Fraction(0)
+
+
+def _arb(x: Fraction) -> arb:
+    return arb(x.numerator) / x.denominator

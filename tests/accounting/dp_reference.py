@@ -1,0 +1,98 @@
+"""Independent references for the accountant's tests, written from the mathematics (mpmath at
+50 digits), not from exactdp's code.
+
+* Gaussian: delta(eps) of mu-GDP, Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2) (Balle-Wang
+  2018, Theorem 8; Dong-Roth-Su Corollary 2.13), and its inverse by bisection;
+* Poisson-subsampled Gaussian, one step: the hockey-stick divergence of the mixture pair in
+  closed form (the set where the densities cross is a half-line); two steps: one mpmath
+  quadrature of the one-step formula over the first step's output;
+* Laplace, one step: 1 - e^{(eps - E)/2} for 0 <= eps < E.
+"""
+
+from __future__ import annotations
+
+import mpmath as mp
+
+mp.mp.dps = 50
+
+
+def mpf(x):
+    """An mpf from an int, float, string or Fraction (exactly, at the working precision)."""
+    from fractions import Fraction
+
+    if isinstance(x, Fraction):
+        return mp.mpf(x.numerator) / x.denominator
+    return mp.mpf(x)
+
+
+def Phi(x):
+    return mp.ncdf(x)
+
+
+def gdp_delta(mu, eps):
+    mu, eps = mpf(mu), mpf(eps)
+    return Phi(-eps / mu + mu / 2) - mp.e**eps * Phi(-eps / mu - mu / 2)
+
+
+def invert(f, delta, lo=0, hi=200):
+    """The eps >= 0 with f(eps) = delta (f decreasing), by bisection to 40 digits."""
+    lo, hi = mp.mpf(lo), mp.mpf(hi)
+    if f(lo) <= delta:
+        return lo
+    for _ in range(200):
+        m = (lo + hi) / 2
+        if f(m) > delta:
+            lo = m
+        else:
+            hi = m
+    return (lo + hi) / 2
+
+
+def sub_hockey(alpha, sigma, q, direction):
+    """H_alpha(P || Q) of one step of the Poisson-subsampled Gaussian (sensitivity 1):
+    remove: P = (1-q) N(0, s^2) + q N(1, s^2), Q = N(0, s^2); add: the pair reversed.
+    The densities cross once: P - alpha Q > 0 on a half-line."""
+    s, q, a = mpf(sigma), mpf(q), mpf(alpha)
+    if direction == "remove":
+        # (1-q) + q e^{(2x-1)/(2s^2)} > a  <=>  x > x*
+        if a <= 1 - q:
+            return 1 - a
+        xs = s**2 * mp.log((a - 1 + q) / q) + mp.mpf(1) / 2
+        return (1 - q) * (1 - Phi(xs / s)) + q * (1 - Phi((xs - 1) / s)) - a * (1 - Phi(xs / s))
+    # add: P = N(0), Q = mixture; N(0) - a((1-q) N(0) + q N(1)) > 0 <=> 1 > a((1-q) + q e^{(2x-1)/(2s^2)})
+    if a * (1 - q) >= 1:
+        return mp.mpf(0)
+    xs = s**2 * mp.log((1 / a - 1 + q) / q) + mp.mpf(1) / 2  # below xs
+    return Phi(xs / s) - a * ((1 - q) * Phi(xs / s) + q * Phi((xs - 1) / s))
+
+
+def sub_loss(x, sigma, q, direction):
+    s, q = mpf(sigma), mpf(q)
+    g = mp.log((1 - q) + q * mp.e**((2 * x - 1) / (2 * s**2)))
+    return g if direction == "remove" else -g
+
+
+def sub_density_P(x, sigma, q, direction):
+    s, q = mpf(sigma), mpf(q)
+    phi = lambda y: mp.npdf(y, 0, s)
+    if direction == "remove":
+        return (1 - q) * phi(x) + q * phi(x - 1)
+    return phi(x)
+
+
+def sub_delta(eps, sigma, q, k, direction):
+    """delta(eps) of k = 1 or 2 steps of the subsampled Gaussian in one direction."""
+    a = mp.e ** mpf(eps)
+    if k == 1:
+        return sub_hockey(a, sigma, q, direction)
+    assert k == 2
+    # H_a(P^2 || Q^2) = E_{x ~ P}[H_{a e^{-L(x)}}(P || Q)]
+    f = lambda x: sub_density_P(x, sigma, q, direction) * sub_hockey(a * mp.e ** (-sub_loss(x, sigma, q, direction)),
+                                                                     sigma, q, direction)
+    s = mpf(sigma)
+    return mp.quad(f, [-mp.inf, -10 * s, -3 * s, 0, mp.mpf(1) / 2, 1, 3 * s, 10 * s, mp.inf])
+
+
+def laplace_delta(eps, E):
+    eps, E = mpf(eps), mpf(E)
+    return mp.mpf(0) if eps >= E else 1 - mp.e ** ((eps - E) / 2)
