@@ -26,6 +26,7 @@ PAPERS = {
     "Vadhan-Wang": "vadhan_wang",
     "Vadhan-Zhang": "vadhan_zhang",
     "Smith-Thakurta": "smith_thakurta",
+    "Accounting": "accounting",
 }
 
 _LINK = re.compile(r"^(" + "|".join(map(re.escape, PAPERS)) + r") (.+)$")
