@@ -2,7 +2,7 @@
 (Balle-Wang 2018, Theorem 8), its loss law N(eta, 2 eta), and k-fold composition as one
 Gaussian pair with sensitivity Delta sqrt(k) (mu-GDP, mu = sqrt(k) Delta/sigma).
 
-Checks (mpmath, 30 digits, agreement to 1e-20 relative): the closed form against
+Checks (mpmath, 30 digits, agreement to 1e-15 relative): the closed form against
 sup_S P(S) - e^eps Q(S) computed from the definition (the set {p > e^eps q} and its masses)
 for sigma from 0.3 to 20, Delta in {1/2, 1, 2}, eps from -1 to 20, and against quadrature of
 (p - e^eps q)_+ on a subset; the closed form against Lemma 1's expectation over the loss law
