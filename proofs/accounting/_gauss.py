@@ -61,6 +61,21 @@ def mix_mass_above(mix: Mix, s, t):
     return sum(w * Phibar((t - m) / s) for w, m in mix)
 
 
+def mix_mass_between(mix: Mix, s, a, b):
+    """P(a < X < b) for X ~ sum w_i N(m_i, s^2), each term from the tail it lies in (no cancellation
+    of 1 - (1 - tiny))."""
+    out = mpf(0)
+    for w, m in mix:
+        za, zb = (a - m) / s, (b - m) / s
+        if zb <= 0:
+            out += w * (Phi(zb) - Phi(za))
+        elif za >= 0:
+            out += w * (Phibar(za) - Phibar(zb))
+        else:
+            out += w * (1 - Phi(za) - Phibar(zb))
+    return out
+
+
 def _expsum(terms: Sequence[Tuple[object, object, object]]) -> Callable:
     """x -> sum c e^{k x + k0}: (p - alpha q)(x) / phi(x / s) for Gaussian mixtures."""
     return lambda x: sum(c * mpmath.exp(k * x + k0) for c, k, k0 in terms)
@@ -75,7 +90,10 @@ def _roots(g: Callable, lo, hi, n: int) -> List:
         if v0 == 0:
             out.append(x0)
         elif v0 * v1 < 0:
-            out.append(mpmath.findroot(g, (x0, x1), solver="anderson"))
+            try:
+                out.append(mpmath.findroot(g, (x0, x1), solver="anderson"))
+            except (ZeroDivisionError, ValueError):  # a degenerate step: plain bisection
+                out.append(mpmath.findroot(g, (x0, x1), solver="bisect"))
     return out
 
 
@@ -83,6 +101,8 @@ def mixture_hs(P: Mix, Q: Mix, s, alpha, *, n: int = 160):
     """sup_S P(S) - alpha Q(S) for one-dimensional Gaussian mixtures with common sd s: the set
     {p > alpha q} is a union of intervals between the roots of an exponential sum."""
     s, alpha = mpf(s), mpf(alpha)
+    P = [(w, m) for w, m in P if w != 0]
+    Q = [(w, m) for w, m in Q if w != 0]
     terms = [(mpf(w), mpf(m) / s ** 2, -mpf(m) ** 2 / (2 * s ** 2)) for w, m in P]
     terms += [(-alpha * mpf(w), mpf(m) / s ** 2, -mpf(m) ** 2 / (2 * s ** 2)) for w, m in Q]
     g = _expsum(terms)
@@ -101,8 +121,7 @@ def mixture_hs(P: Mix, Q: Mix, s, alpha, *, n: int = 160):
         else:
             mid = a + 1 if b == mpmath.inf else (a + b) / 2
         if g(mid) > 0:
-            total += (mix_mass_above(P, s, a) - mix_mass_above(P, s, b)) - alpha * (
-                mix_mass_above(Q, s, a) - mix_mass_above(Q, s, b))
+            total += mix_mass_between(P, s, a, b) - alpha * mix_mass_between(Q, s, a, b)
     return total
 
 
@@ -124,10 +143,10 @@ def replace_loss(q, Delta, s) -> Callable:
     """Lemma 6's loss L(x) = ln(1 - q + q e^{l(x)}) - ln(1 - q + q e^{l(-x)})."""
     q, Delta, s = mpf(q), mpf(Delta), mpf(s)
 
-    def l(x):
+    def base(x):  # the loss of N(Delta) vs N(0) at x
         return (Delta * x - Delta ** 2 / 2) / s ** 2
 
-    return lambda x: mpmath.log(1 - q + q * mpmath.exp(l(x))) - mpmath.log(1 - q + q * mpmath.exp(l(-x)))
+    return lambda x: mpmath.log(1 - q + q * mpmath.exp(base(x))) - mpmath.log(1 - q + q * mpmath.exp(base(-x)))
 
 
 def replace_delta(q, Delta, s, eps):

@@ -34,9 +34,14 @@ def lap_pdf(x, m, b):
     return mpmath.exp(-abs(x - m) / b) / (2 * b)
 
 
-@statement("Lemma 3", "Laplace pair: loss atoms +Delta/b (P-mass 1/2), -Delta/b (P-mass e^{-Delta/b}/2), density "
+@statement("Lemma 3", "Laplace pair, t = Delta/b: loss atoms +t (P-mass 1/2), -t (P-mass e^{-t}/2), density "
            "e^{(l - t)/2}/4 between; delta(eps) = 1 - e^eps (eps <= -t), 1 - e^{(eps - t)/2} (|eps| <= t), 0 (eps >= t)")
 def lemma(p: Proof) -> None:
+    with G.precision():
+        _check(p)
+
+
+def _check(p: Proof) -> None:
     ratios = [mpf(3) / 10, mpf(1), mpf(4), mpf(20)] + ([mpf(7) / 10, mpf(10)] if p.full else [])
     n = nl = 0
     with G.precision():

@@ -139,7 +139,7 @@ def _gaussian(p: Proof) -> None:
             # add: L = -ln(1 - q + q e^{l(x)}) > eps under Q = N(0)  <=>  l(x) < ln((1/alpha - 1 + q)/q) (if > 0)
             if 1 / alpha > 1 - q:
                 x_a = s ** 2 * mpmath.log((1 / alpha - 1 + q) / q) / Delta + Delta / 2
-                via_a = (1 - G.mix_mass_above([(1, 0)], s, x_a)) - alpha * (1 - G.mix_mass_above(Pm, s, x_a))
+                via_a = G.mix_mass_between([(1, 0)], s, -mpmath.inf, x_a) - alpha * G.mix_mass_between(Pm, s, -mpmath.inf, x_a)
             else:
                 via_a = mpf(0)
             for name, via, claim_fn in (
@@ -164,4 +164,5 @@ def _gaussian(p: Proof) -> None:
            "l -> ln(1 - q + q e^l) under qP + (1-q)Q, l -> -ln(1 - q + q e^l) under Q")
 def lemma(p: Proof) -> None:
     if _discrete(p):
-        _gaussian(p)
+        with G.precision():
+            _gaussian(p)
