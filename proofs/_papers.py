@@ -2,7 +2,8 @@
 also loads when ``proofs`` is imported as a namespace package, as an editable
 install made before ``proofs/__init__.py`` existed does)."""
 
-#: name -> (title, paper text file under ../shared/papers).
+#: name -> (title, paper text file under ../shared/papers, or a path relative to this
+#: package for statements kept in the repository, e.g. ``accounting/STATEMENTS.md``).
 PAPERS = {
     "murtagh_vadhan": (
         "Murtagh, Vadhan. The Complexity of Computing the Optimal Composition of Differential Privacy (TCC 2016)",
@@ -23,6 +24,10 @@ PAPERS = {
     "smith_thakurta": (
         "Smith, Thakurta. Fully Adaptive Composition for Gaussian Differential Privacy",
         "smith-thakurta-gdp-fully-adaptive.txt",
+    ),
+    "accounting": (
+        "Accounting lemmas: the mathematics of certified privacy-loss-distribution accounting (statements with their sources)",
+        "accounting/STATEMENTS.md",
     ),
 }
 

@@ -20,7 +20,8 @@ _HEADING = re.compile(r"^(Definition|Theorem|Lemma|Fact|Corollary|Proposition|Cl
 
 
 def paper_text_path(paper: str) -> Optional[Path]:
-    """Path of the paper's plain text (``$EXACTDP_PAPERS`` or ``../shared/papers`` from the repo), or None."""
+    """Path of the paper's plain text (``$EXACTDP_PAPERS`` or ``../shared/papers`` from the repo, or
+    this package for statements kept in the repository), or None."""
     from ._papers import PAPERS
 
     fname = PAPERS[paper][1]
@@ -28,7 +29,7 @@ def paper_text_path(paper: str) -> Optional[Path]:
     if os.environ.get("EXACTDP_PAPERS"):
         roots.append(Path(os.environ["EXACTDP_PAPERS"]))
     here = Path(__file__).resolve().parent.parent
-    roots += [here.parent / "shared" / "papers", here / "papers"]
+    roots += [here.parent / "shared" / "papers", here / "papers", Path(__file__).resolve().parent]
     for r in roots:
         if (r / fname).is_file():
             return r / fname
