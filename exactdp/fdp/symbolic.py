@@ -25,9 +25,7 @@ import math
 from fractions import Fraction
 from typing import Optional, Sequence, Union
 
-from flint import arb_poly, fmpq, fmpq_poly
-
-from .._backend import arb, mpq, workprec
+from .._backend import arb, arb_poly, fmpq, fmpq_poly, mpq, workprec
 from ..errors import InvalidArgument, NotExact
 from ..numbers import MAXPREC, Enclosure, ExpNum, RatExp, arb_bounds, digits_to_bits, refine
 

@@ -100,7 +100,7 @@ def _mu_sq_of(mu: object, name: str = "mu") -> Fraction:
 
 def _exact_sqrt(q: Fraction) -> Optional[Fraction]:
     """``sqrt(q)`` when it is rational, else None."""
-    from gmpy2 import is_square, isqrt, mpz
+    from .._backend import is_square, isqrt, mpz
 
     p, r = mpz(q.numerator), mpz(q.denominator)
     if is_square(p) and is_square(r):

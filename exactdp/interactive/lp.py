@@ -105,7 +105,7 @@ def check_farkas(A: Sequence[Row], b: Sequence[Fraction], y: Sequence[Fraction],
 
 
 def _exact_on_support(A: Sequence[Row], b: Sequence[Fraction], n: int, support: list[int]) -> Optional[list[Fraction]]:
-    from flint import fmpq, fmpq_mat
+    from .._backend import fmpq, fmpq_mat
 
     m, s = len(A), len(support)
     pos = {j: i for i, j in enumerate(support)}

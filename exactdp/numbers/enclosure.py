@@ -13,12 +13,15 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import Callable, Iterator, Optional, Union
+from typing import TYPE_CHECKING, Callable, Iterator, Optional, Union
 
-from .._backend import arb, fmpq, workprec
+from .. import _backend as _b
 from ..errors import InvalidArgument
 from .fmt import arb_bounds, fraction_str, fraction_to_decimal
 from .precision import MAXPREC, accurate, digits_to_bits, refine
+
+if TYPE_CHECKING:
+    from .._backend import arb
 
 __all__ = ["Enclosure", "End"]
 
@@ -116,7 +119,7 @@ class Enclosure:
         """
 
         def step(prec: int) -> Optional[Enclosure]:
-            with workprec(prec):
+            with _b.workprec(prec):
                 v = fn(prec).log()
                 if not v.is_finite():
                     return None
@@ -136,8 +139,8 @@ class Enclosure:
             raise InvalidArgument("t", "a positive rational", t)
         if t == 1:
             return cls.point(0)
-        q = fmpq(t.numerator, t.denominator)
-        return cls.log_of(lambda p: arb(q), digits)
+        q = _b.fmpq(t.numerator, t.denominator)
+        return cls.log_of(lambda p: _b.arb(q), digits)
 
     # -- queries ---------------------------------------------------------
     @property

@@ -135,7 +135,7 @@ def _parse_text(s: str, name: str, expected: str) -> Fraction:
         if max(len(p), len(q)) < 4000:
             num, den = int(p), int(q)
         else:
-            from gmpy2 import mpz  # int() of text stops at 4300 digits
+            from .._backend import mpz  # int() of text stops at 4300 digits
 
             num, den = int(mpz(p)), int(mpz(q))
         if den == 0:

@@ -29,9 +29,7 @@ import math
 from fractions import Fraction
 from typing import Iterable, Optional, Union
 
-from gmpy2 import iroot
-
-from .._backend import arb, fmpq, workprec
+from .._backend import arb, fmpq, iroot, workprec
 from ..errors import InvalidArgument
 from ..numbers import MAXPREC, arb_bounds, fraction_to_decimal, refine
 

@@ -54,7 +54,7 @@ def parse_alpha(alpha: object, name: str = "alpha") -> Fraction:
 
 
 def _iroot(n: int, d: int) -> Optional[int]:
-    from gmpy2 import iroot
+    from .._backend import iroot
 
     r, exact = iroot(n, d)
     return int(r) if exact else None
