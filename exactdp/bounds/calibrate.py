@@ -47,6 +47,7 @@ from ..numbers import (
     parse_int,
     parse_positive,
     refine,
+    start_prec,
 )
 
 __all__ = ["Calibration", "calibrate", "largest_eps0", "PaperStatement"]
@@ -252,8 +253,7 @@ class Calibration:
 
 def _enc(fn, digits: int) -> Enclosure:
     """Enclosure of an Arb expression evaluated at rising precision (ends exact)."""
-    start = 64 + 4 * digits
-    last = start * 2**6  # six doublings; the widest answer there is still an enclosure
+    last = start_prec(digits + 2) << 6  # six doublings; the widest answer there is still an enclosure
 
     def step(prec: int) -> Optional[Enclosure]:
         with workprec(prec):
@@ -263,7 +263,7 @@ def _enc(fn, digits: int) -> Enclosure:
             e = Enclosure(*arb_bounds(v))
             return e if prec >= last or e.accurate(digits + 2) else None
 
-    return refine(step, start=start, maxprec=last, what="calibration enclosure")
+    return refine(step, digits=digits + 2, maxprec=last, what="calibration enclosure")
 
 
 def _monotone(e: Enclosure, fn, decreasing: bool, digits: int) -> Enclosure:

@@ -35,7 +35,7 @@ from .._backend import arb, workprec
 from ..engines import EpsResult, optcomp
 from ..events import Composition, as_composition
 from ..links import implements
-from ..numbers import MAXPREC, Enclosure, RatExp, arb_bounds, arb_of_fraction, digits_to_bits, parse_delta, refine
+from ..numbers import MAXPREC, Enclosure, RatExp, arb_bounds, arb_of_fraction, parse_delta, refine
 
 __all__ = ["Bound", "BoundsResult", "composition_bounds", "basic_bound", "advanced_bound", "kov34_bound", "kov35_bound",
            "BOUND_NAMES"]
@@ -102,7 +102,7 @@ def _certify(fn: Callable[[int], object], digits: int, what: str) -> Enclosure:
             e = Enclosure(min(lo for lo, _ in ends), min(hi for _, hi in ends))
         return e if e.accurate(digits, floor=Fraction(1, 10 ** (2 * digits))) else None
 
-    return refine(step, start=digits_to_bits(digits) + 24, maxprec=MAXPREC, what=what)
+    return refine(step, digits=digits, extra=8, maxprec=MAXPREC, what=what)
 
 
 def _homogeneous(comp: Composition):

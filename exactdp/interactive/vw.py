@@ -35,7 +35,7 @@ from .._backend import arb, workprec
 from ..errors import CostTooHigh, InvalidArgument, PrecisionError
 from ..events import Mechanism, as_composition
 from ..links import implements
-from ..numbers import MAXPREC, Enclosure, ExpNum, RatExp, digits_to_bits, fraction_str, refine
+from ..numbers import MAXPREC, Enclosure, ExpNum, RatExp, decide_sign, fraction_str, refine
 from ..numbers.fmt import arb_bounds, arb_of_fraction
 
 __all__ = [
@@ -100,7 +100,7 @@ def _value(ms: list[Mechanism], order: list[int], digits: int) -> Enclosure:
         e = Enclosure(max(lo, Fraction(0)), hi)
         return e if e.accurate(digits) else None
 
-    return refine(step, start=digits_to_bits(digits) + 16, maxprec=MAXPREC, what="Theorem 4.1 delta")
+    return refine(step, digits=digits, maxprec=MAXPREC, what="Theorem 4.1 delta")
 
 
 @implements("Vadhan-Wang Theorem 4.1", "Vadhan-Wang Theorem 1.4")
@@ -174,16 +174,8 @@ def _cmp_keys(a: Mechanism, b: Mechanism) -> int:
             with workprec(prec):
                 return arb_of_fraction(a.delta) * (wb.arb(prec) - 1) - arb_of_fraction(b.delta) * (wa.arb(prec) - 1)
 
-    def step(prec: int) -> Optional[int]:
-        v = val(prec)
-        if v > 0:
-            return 1
-        if v < 0:
-            return -1
-        return None
-
     try:
-        return refine(step, start=64, maxprec=MAXPREC, what="order of two mechanisms")
+        return decide_sign(val, maxprec=MAXPREC, what="order of two mechanisms")
     except PrecisionError:
         raise PrecisionError("the order key delta/(e^eps - 1) of two mechanisms could not be decided "
                              f"({a!r}, {b!r}) by {MAXPREC} bits") from None
@@ -306,7 +298,7 @@ def _eps_sum(ms: list[Mechanism], digits: int) -> tuple[Enclosure, Optional[Frac
         e = Enclosure(lo, hi)
         return e if e.accurate(digits, floor=Fraction(1, 10 ** (2 * digits))) else None
 
-    return refine(step, start=digits_to_bits(digits) + 16, what="eps_g"), None
+    return refine(step, digits=digits, what="eps_g"), None
 
 
 def vw_bound(mechanisms: object, *, digits: int = 30) -> VWBound:

@@ -7,7 +7,7 @@ The bottom layer of exactdp (``docs/architecture.md``); it imports only
 * :mod:`.expnum` positive reals in exp-space (``w = e^eps``) known exactly:
   :class:`RatExp` ``q e^r``, :class:`Root` ``n^(1/D)``, :class:`Computable`; exact sign decisions.
 * :mod:`.enclosure` :class:`Enclosure`, the value type of every result.
-* :mod:`.precision` one digits-to-bits rule, one refinement loop, ``MAXPREC``.
+* :mod:`.precision` one digits-to-bits rule, one start rule, one refinement loop, ``decide_sign``, ``MAXPREC``.
 * :mod:`.fmt` exact ball endpoints and outward-rounded decimals.
 """
 
@@ -25,7 +25,8 @@ _EXPORTS = {
     "parse_delta": "parse", "parse_eps": "parse", "parse_exp_eps": "parse", "parse_int": "parse", "parse_list": "parse",
     "parse_positive": "parse", "parse_rational": "parse", "screen_text": "parse", "coprime_fraction": "parse",
     "GUARD_BITS": "precision", "MAXPREC": "precision", "accurate": "precision", "digits_to_bits": "precision",
-    "refine": "precision",
+    "refine": "precision", "start_prec": "precision", "decide_sign": "precision", "START_GUARD": "precision",
+    "DECISION_START": "precision",
 }
 
 __all__ = [
@@ -58,6 +59,10 @@ __all__ = [
     "GUARD_BITS",
     "digits_to_bits",
     "refine",
+    "start_prec",
+    "decide_sign",
+    "START_GUARD",
+    "DECISION_START",
     "accurate",
 ]
 

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Callable, Iterator, Optional, Union
 from .. import _backend as _b
 from ..errors import InvalidArgument
 from .fmt import arb_bounds, fraction_str, fraction_to_decimal
-from .precision import MAXPREC, accurate, digits_to_bits, refine
+from .precision import MAXPREC, accurate, refine
 
 if TYPE_CHECKING:
     from .._backend import arb
@@ -106,7 +106,7 @@ class Enclosure:
         return cls(lo, hi)
 
     @classmethod
-    def log_of(cls, fn: Callable[[int], arb], digits: int, *, start: Optional[int] = None,
+    def log_of(cls, fn: Callable[[int], arb], digits: int, *, extra: int = 0,
                maxprec: int = MAXPREC) -> "Enclosure":
         """``ln`` of the positive real enclosed by ``fn(prec)`` (an Arb ball at ``prec`` bits),
         to ``digits`` significant digits (relative), at rising precision.
@@ -126,7 +126,8 @@ class Enclosure:
                 lo, hi = arb_bounds(v)
             return cls(lo, hi) if accurate(lo, hi, digits) else None
 
-        return refine(step, start=start or digits_to_bits(digits) + 12, maxprec=maxprec, what=f"log to {digits} digits")
+        # 4 bits below the rule: the inverse's eps enclosures come from here (certify's margins show their ends)
+        return refine(step, digits=digits, extra=extra - 4, maxprec=maxprec, what=f"log to {digits} digits")
 
     @classmethod
     def log_of_rational(cls, t: Fraction, digits: int) -> "Enclosure":

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Callable, Iterable, Optional, Sequence
 from .. import _backend as _b
 from ..errors import InvalidArgument, PrecisionError
 from .parse import parse_int, parse_rational
-from .precision import MAXPREC, refine
+from .precision import MAXPREC, decide_sign
 
 if TYPE_CHECKING:
     from .._backend import arb, fmpq
@@ -340,17 +340,8 @@ def _log_product_arb(factors: Sequence[tuple[ExpNum, int]], prec: int) -> arb:
 
 
 def _arb_sign(fn: Callable[[int], arb], maxprec: int, *, must: bool) -> Optional[int]:
-    def step(prec: int) -> Optional[int]:
-        with _b.workprec(prec):
-            v = fn(prec)
-            if v > 0:
-                return 1
-            if v < 0:
-                return -1
-        return None
-
     try:
-        return refine(step, start=64, maxprec=maxprec, what="sign of a product")
+        return decide_sign(fn, maxprec=maxprec, what="sign of a product")
     except PrecisionError:
         if must:
             raise PrecisionError(f"sign undecided at maxprec={maxprec} bits (values differ by less than 2^-{maxprec})") from None

@@ -93,7 +93,7 @@ def _root_at_most_e(n: int, D: int) -> bool:
             d = arb(n).log() - D
             return True if d < 0 else False if d > 0 else None
 
-    return refine(step, start=64, what=f"whether {n}^(1/{D}) <= e")
+    return refine(step, what=f"whether {n}^(1/{D}) <= e")
 
 
 def _check_roots(D: int, ns: tuple[int, ...]) -> None:
@@ -401,7 +401,7 @@ def _greater_than_one(r: ExpNum) -> Optional[bool]:
             return True if v > 0 else False if (v < 0 or v.is_zero()) else None
 
     try:
-        return refine(step, start=64, maxprec=4096, what="r > 1")
+        return refine(step, maxprec=4096, what="r > 1")
     except PrecisionError:
         return None  # undecided: the caller says so
 

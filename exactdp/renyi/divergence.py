@@ -28,7 +28,7 @@ from .._backend import arb, workprec
 from ..engines.results import EnclosedResult
 from ..errors import InvalidArgument
 from ..links import implements
-from ..numbers import MAXPREC, Enclosure, ExpNum, digits_to_bits, fraction_str, parse_rational, refine
+from ..numbers import MAXPREC, Enclosure, ExpNum, fraction_str, parse_rational, refine
 from ..numbers.fmt import arb_bounds, arb_of_fraction
 
 __all__ = [
@@ -126,7 +126,7 @@ def result_from(alpha: Fraction, digits: int, *, exact: Optional[Fraction] = Non
         enc = Enclosure(max(lo, Fraction(0)) if hi >= 0 else lo, hi)
         return enc if enc.accurate(digits, floor=Fraction(1, 10 ** (2 * digits))) else None
 
-    return RenyiResult(refine(step, start=digits_to_bits(digits) + 16, maxprec=MAXPREC, what="Renyi divergence"),
+    return RenyiResult(refine(step, digits=digits, maxprec=MAXPREC, what="Renyi divergence"),
                        None, alpha, "enclosure")
 
 
