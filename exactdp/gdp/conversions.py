@@ -31,7 +31,7 @@ delta = 0, alpha in {0, 1}); the DRS formulas held everywhere checked.
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Callable, Iterable, Optional, Union
+from typing import Callable, Iterable, Optional
 
 from .._backend import arb, workprec
 from ..engines.api import check_digits
@@ -715,4 +715,3 @@ def gdp_tradeoff(mu: object, alpha: object, *, digits: int = 30) -> Enclosure:
     return refine(step, digits=d, extra=8, what=f"G_mu(alpha) to {d} digits")
 
 
-MuLike = Union[GDP, object]

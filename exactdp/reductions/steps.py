@@ -569,8 +569,8 @@ def solve_t_partition(
                 A = S1 + r1 * B
                 return A - B, A, B
 
-            sigT, AT, BT = solve2(S[0], S[1], R[0], R[1])
-            sigc, Ac, Bc = solve2(S[2], S[3], R[2], R[3])
+            sigT, _, _ = solve2(S[0], S[1], R[0], R[1])
+            sigc, _, _ = solve2(S[2], S[3], R[2], R[3])
             cnt = (sigT - sigc) / T.arb(p)
             done = False
             if cnt.is_finite():

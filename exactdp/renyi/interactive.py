@@ -16,7 +16,7 @@ the sum of the components': :func:`renyi_concurrent` computes both sides.
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Optional, Sequence, Union
+from typing import Optional, Sequence
 
 from .._backend import arb, workprec
 from ..errors import InvalidArgument
@@ -29,7 +29,6 @@ from .divergence import RenyiResult, parse_alpha, rational_power, result_from
 
 __all__ = ["renyi_interactive", "renyi_concurrent"]
 
-Val = Union[Fraction, None]  # None: infinite
 
 
 def _term(p: Fraction, q: Fraction, a: Fraction) -> Optional[Fraction]:
