@@ -6,11 +6,31 @@ by the environment variable ``CI=true``, as set by most CI services) runs more;
 long hunt.
 Neither has a deadline: exact rational arithmetic has heavy-tailed timings, and
 a deadline would turn a slow example into a spurious failure.
+
+The slow tier: every test listed in ``tests/slow_tests.txt`` (the slowest, measured) is
+marked ``slow`` here, beside those marked in their files; ``make test-fast`` runs
+``pytest -m "not slow"``, ``make test`` (what CI runs) runs everything.
 """
 
 import os
+from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, settings
+
+SLOW_LIST = Path(__file__).with_name("slow_tests.txt")
+
+
+def _slow_ids() -> frozenset:
+    lines = SLOW_LIST.read_text(encoding="utf-8").splitlines()
+    return frozenset(s.split("#")[0].strip() for s in lines if s.split("#")[0].strip())
+
+
+def pytest_collection_modifyitems(config, items):
+    slow = _slow_ids()
+    for item in items:
+        if item.nodeid in slow:
+            item.add_marker(pytest.mark.slow)
 
 settings.register_profile(
     "dev",
