@@ -7,6 +7,7 @@ The bottom layer of exactdp (``docs/architecture.md``); it imports only
 * :mod:`.expnum` positive reals in exp-space (``w = e^eps``) known exactly:
   :class:`RatExp` ``q e^r``, :class:`Root` ``n^(1/D)``, :class:`Computable`; exact sign decisions.
 * :mod:`.enclosure` :class:`Enclosure`, the value type of every result.
+* :mod:`.guarantee` :class:`Guarantee`, the checked tier of every result.
 * :mod:`.precision` one digits-to-bits rule, one start rule, one refinement loop, ``decide_sign``, ``MAXPREC``.
 * :mod:`.fmt` exact ball endpoints and outward-rounded decimals.
 """
@@ -18,7 +19,7 @@ from typing import Any
 
 #: public name -> submodule (loaded on first use, so that :mod:`.parse` stays light)
 _EXPORTS = {
-    "Enclosure": "enclosure",
+    "Enclosure": "enclosure", "Guarantee": "guarantee", "TIERS": "guarantee",
     "ExpNum": "expnum", "RatExp": "expnum", "Root": "expnum", "Computable": "expnum", "log_sign_of_product": "expnum",
     "arb_bounds": "fmt", "arb_of_fraction": "fmt", "fraction_str": "fmt", "fraction_to_decimal": "fmt", "short_fraction": "fmt", "pow2_text": "fmt",
     "MAX_DECIMAL_EXPONENT": "parse", "MAX_NUMBER_DIGITS": "parse", "as_scalar": "parse", "parse_choice": "parse",
@@ -31,6 +32,8 @@ _EXPORTS = {
 
 __all__ = [
     "Enclosure",
+    "Guarantee",
+    "TIERS",
     "ExpNum",
     "RatExp",
     "Root",
