@@ -51,7 +51,7 @@ SIZE_LIMITED_METHODS = ("brute", "mitm", "grouped")
 Number = Union[Fraction, float]
 
 
-@dataclass(frozen=True, repr=False)
+@dataclass(frozen=True, kw_only=True, repr=False)
 class Certificate:
     """A rigorous verdict on the claim "the composition is (eps, delta)-DP".
 
@@ -273,7 +273,7 @@ def certify(
     # the decided verdict bounds the reported eps on the claim's side
     if not eps.infinite and eps.exact is None:
         eps = eps.clamp(hi=claim.upper) if holds else eps.clamp(lo=claim.lower)
-    return Certificate(bool(holds), E, T, D, delta, eps, eexp, decided_by, engine, meth, k, digits, decided_digits)
+    return Certificate(holds=bool(holds), claim_eps=E, claim_exp_eps=T, claim_delta=D, delta=delta, eps=eps, eps_exp_exact=eexp, decided_by=decided_by, engine=engine, method=meth, k=k, digits=digits, decided_digits=decided_digits)
 
 
 def _trivial_eps_bounds(ms: Composition, E, T, D: Fraction, P: Fraction, holds: bool) -> Enclosure:

@@ -238,7 +238,7 @@ def optimal_delta_at_sum(mechanisms: object) -> Fraction:
     return 1 - as_composition(mechanisms).delta_product
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class VWBound:
     """Theorem 4.1's delta in the given order and in the best order (``order``), the optimal
     delta at the same ``eps_g`` and ``eps_g`` itself. Enclosures throughout (exact when possible)."""
@@ -322,5 +322,5 @@ def vw_bound(mechanisms: object, *, digits: int = 30) -> VWBound:
     ms = _mechs(mechanisms)
     order = vw_best_order(ms)
     eps, t = _eps_sum(ms, digits)
-    return VWBound(eps, t, _value(ms, list(range(len(ms))), digits), _value(ms, order, digits), order,
-                   optimal_delta_at_sum(ms), len(ms))
+    return VWBound(eps_g=eps, exp_eps_g=t, given_order=_value(ms, list(range(len(ms))), digits), best_order=_value(ms, order, digits), order=order,
+                   optimal=optimal_delta_at_sum(ms), k=len(ms))

@@ -49,7 +49,7 @@ __all__ = ["ChainResult", "run_chain", "render_trace", "parse_as_printed", "chec
 MAX_PRODUCT_BITS = 4096
 
 
-@dataclass
+@dataclass(frozen=True, kw_only=True)
 class ChainResult:
     """The outcome of :func:`run_chain`; ``to_dict()`` is the ``--json`` output.
 

@@ -24,7 +24,7 @@ from ..interactive.adversary import adversaries
 from ..interactive.concurrent import concurrent
 from ..interactive.tree import InteractiveMechanism, Node
 from ..links import implements
-from ..numbers import arb_of_fraction, parse_choice
+from ..numbers import Guarantee, arb_of_fraction, parse_choice
 from .divergence import RenyiResult, parse_alpha, rational_power, result_from
 
 __all__ = ["renyi_interactive", "renyi_concurrent"]
@@ -167,8 +167,8 @@ def renyi_interactive(mech: InteractiveMechanism, alpha: object, *, method: str 
             return r1
         if r2.value.lower >= r1.value.upper:
             return r2
-        return RenyiResult(type(r1.value)(max(r1.value.lower, r2.value.lower), max(r1.value.upper, r2.value.upper)),
-                           None, a, "enclosure")
+        return RenyiResult(value=type(r1.value)(max(r1.value.lower, r2.value.lower), max(r1.value.upper, r2.value.upper)),
+                           exp_exact=None, alpha=a, guarantee=Guarantee.ENCLOSURE)
     if method == "enumerate":
         return _enumerate(mech, a, digits)
     if _infinite(mech):
