@@ -21,15 +21,24 @@ from hypothesis import HealthCheck, settings
 SLOW_LIST = Path(__file__).with_name("slow_tests.txt")
 
 
-def _slow_ids() -> frozenset:
-    lines = SLOW_LIST.read_text(encoding="utf-8").splitlines()
-    return frozenset(s.split("#")[0].strip() for s in lines if s.split("#")[0].strip())
+def _slow_entries() -> tuple[frozenset, frozenset]:
+    """(test ids, (file, fixture) pairs) of ``tests/slow_tests.txt``."""
+    ids, fixtures = set(), set()
+    for line in SLOW_LIST.read_text(encoding="utf-8").splitlines():
+        entry = line.split("#")[0].strip()
+        if entry.startswith("fixture "):
+            path, _, name = entry[len("fixture "):].strip().partition("::")
+            fixtures.add((path, name))
+        elif entry:
+            ids.add(entry)
+    return frozenset(ids), frozenset(fixtures)
 
 
 def pytest_collection_modifyitems(config, items):
-    slow = _slow_ids()
+    ids, fixtures = _slow_entries()
     for item in items:
-        if item.nodeid in slow:
+        path = item.nodeid.split("::")[0]
+        if item.nodeid in ids or any(p == path and f in item.fixturenames for p, f in fixtures):
             item.add_marker(pytest.mark.slow)
 
 settings.register_profile(
