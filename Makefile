@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench proofs-report fuzz clean figures figures-interactive figures-gdp figures-regions figures-guides \
+.PHONY: demo test test-fast lint bench proofs-report fuzz clean figures figures-interactive figures-gdp figures-regions figures-guides \
 	docs docs-serve docs-check docs-reference \
 	corpus audit-peers
 
@@ -24,11 +24,18 @@ demo: $(STAMP)
 	@echo; echo '$$ exactdp approx --eps 0.1 -k 100 --delta-g 1e-6 --eta 0.01   # Theorem 1.7, guarantee certified'
 	@$(BIN)/exactdp approx --eps 0.1 -k 100 --delta-g 1e-6 --eta 0.01
 
+# the fast tier (under 2 minutes): the tests marked slow (tests/slow_tests.txt, and in their files) left out
+test-fast: $(STAMP)
+	$(BIN)/python -m pytest -q -m "not slow"
+
 test: $(STAMP)
 	$(BIN)/python -m pytest -q
 
+# ruff (style, complexity C901, argument counts PLR0913) and vulture (dead code; true
+# positives such as public API are named in vulture_whitelist.py)
 lint: $(STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/vulture exactdp vulture_whitelist.py --min-confidence 60
 
 fuzz: $(STAMP)
 	$(BIN)/python tests/fuzz/fuzz.py --cases 10000 --seed 1 --report docs/fuzz.md

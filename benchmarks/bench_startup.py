@@ -6,6 +6,7 @@ mpmath, NumPy, SymPy); this script measures what a user pays per invocation, and
 process, side by side in the same run.
 
 Usage: ``python benchmarks/bench_startup.py [--quick]``; writes its section of docs/benchmarks.md.
+``--modules`` prints, for each command, the numeric packages and engine modules it loads.
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ CASES = [
     ("exactdp delta (bad input, exit 2)", [EXACTDP, "delta", "--eps", "-1", "--eps-g", "0"]),
     ("python -c 'import exactdp'", [sys.executable, "-c", "import exactdp"]),
     ("exactdp delta --exp-eps 2,2 --exp-eps-g 2 (a computation)", [EXACTDP, "delta", "--exp-eps", "2,2", "--exp-eps-g", "2"]),
+    # issue 22's first computation: certified (e^0.1 is transcendental), the homogeneous kernel
+    ("exactdp delta --eps 0.1 -k 10 --eps-g 0.5 (certified)", [EXACTDP, "delta", "--eps", "0.1", "-k", "10", "--eps-g", "0.5"]),
 ]
 
 
@@ -39,7 +42,26 @@ def _time(cmd: list[str], n: int) -> list[float]:
     return out
 
 
+def modules_loaded(argv: list[str]) -> list[str]:
+    """The top-level numeric packages an in-process ``exactdp ARGV`` leaves loaded, and the
+    engine modules (what the first computation pays for; issue 22)."""
+    code = ("import sys, contextlib, io\nfrom exactdp.cli import main\n"
+            "with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):\n"
+            "    try:\n        main(%r)\n    except SystemExit:\n        pass\n"
+            "print('|' + ' '.join(sorted(m for m in sys.modules if m.split('.')[0] in "
+            "('flint', 'gmpy2', 'mpmath', 'numpy', 'sympy', 'threadpoolctl') and '.' not in m)))\n"
+            "print('|' + ' '.join(sorted(m for m in sys.modules if m.startswith('exactdp.engines.'))))\n" % (argv,))
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.splitlines()
+    return [line[1:] for line in out[-2:]]
+
+
 def main() -> int:
+    if "--modules" in sys.argv[1:]:
+        for name, cmd in CASES[1:]:
+            if cmd[0] == EXACTDP:
+                numeric, engines = modules_loaded(cmd[1:])
+                print(f"{name}\n  numeric: {numeric or '-'}\n  engines: {engines or '-'}")
+        return 0
     n = 5 if "--quick" in sys.argv[1:] else 21
     rows = []
     base = None

@@ -1,35 +1,68 @@
-"""The one module that talks to the arithmetic backends (STYLE.md item 5).
+"""The one door to the arithmetic backends (STYLE.md item 5; mpmath's ``libmp/backend.py``).
 
-FLINT (python-flint) provides exact integer polynomials (``fmpz_poly``), exact
-rationals (``fmpq``) and Arb ball arithmetic (``arb``); gmpy2 provides fast
-exact rationals (``mpq``). Kernels import them from here only.
+FLINT (python-flint) provides exact integers, rationals and polynomials (``fmpz``,
+``fmpq``, ``fmpz_poly``, ``fmpq_poly``, ``fmpq_mat``) and Arb ball arithmetic (``arb``,
+``arb_poly``); gmpy2 provides fast exact integers and rationals (``mpz``, ``mpq``) and
+integer roots (``iroot``, ``isqrt``, ``is_square``). No other module of the library
+imports ``flint`` or ``gmpy2``: they import the names from here.
+
+Nothing is loaded when this module is imported: each name loads its backend on first
+use (PEP 562), so that a command whose kernel needs only rationals never pays for FLINT,
+and ``exactdp --help`` pays for neither.
+
+Guarantee: exact (the names are the backends' own objects). Raises: ImportError when a
+backend is missing, at the first use of one of its names.
 """
 
 from __future__ import annotations
 
+import importlib
 from contextlib import contextmanager
-from typing import Iterator
+from typing import Any, Iterator
 
-import flint
-from flint import arb, arb_poly, fmpq, fmpz, fmpz_poly
-from gmpy2 import mpq, mpz
+#: public name -> the backend module that provides it
+_SOURCE = {
+    **{n: "flint" for n in ("arb", "arb_poly", "fmpq", "fmpq_mat", "fmpq_poly", "fmpz", "fmpz_poly")},
+    **{n: "gmpy2" for n in ("mpq", "mpz", "iroot", "isqrt", "is_square")},
+}
 
-__all__ = ["arb", "arb_poly", "fmpq", "fmpz", "fmpz_poly", "mpq", "mpz", "workprec", "current_prec", "FLINT_VERSION"]
+__all__ = [*_SOURCE, "FLINT_VERSION", "workprec", "current_prec"]  # noqa: F822 (loaded by __getattr__)
 
-FLINT_VERSION = flint.__version__
+
+def __getattr__(name: str) -> Any:
+    if name == "FLINT_VERSION":
+        value = _flint().__version__
+    elif name in _SOURCE:
+        value = getattr(importlib.import_module(_SOURCE[name]), name)
+    else:
+        raise AttributeError(f"module 'exactdp._backend' has no attribute {name!r}")
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
+
+
+def _flint() -> Any:
+    return importlib.import_module("flint")
 
 
 def current_prec() -> int:
-    """The Arb working precision in bits."""
-    return int(flint.ctx.prec)
+    """The Arb working precision in bits. Guarantee: exact. Raises: nothing."""
+    return int(_flint().ctx.prec)
 
 
 @contextmanager
 def workprec(prec: int) -> Iterator[None]:
-    """Run a block at Arb working precision ``prec`` bits, restoring the old one."""
-    old = flint.ctx.prec
-    flint.ctx.prec = int(prec)
+    """Run a block at Arb working precision ``prec`` bits, restoring the old one.
+
+    Guarantee: exact (sets and restores FLINT's context). Raises: nothing of its own.
+    """
+    ctx = _flint().ctx
+    old = ctx.prec
+    ctx.prec = int(prec)
     try:
         yield
     finally:
-        flint.ctx.prec = old
+        ctx.prec = old

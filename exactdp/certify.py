@@ -21,7 +21,7 @@ from fractions import Fraction
 from typing import Optional, Union
 
 from .approx import delta_bounds, optcomp_bounds
-from .engines import composed_delta, optcomp
+from .engines import Prepared, composed_delta, optcomp
 from .engines.costs import cost_limits, current_limits, fmt, fmt_bytes
 from .errors import CostTooHigh, InvalidArgument, PrecisionError, Undecided
 from .events import Composition, as_composition
@@ -44,10 +44,14 @@ __all__ = ["certify", "Certificate", "Undecided"]
 #: exact engines refuse) may take; the verdict itself gets the full limits.
 REPORT_SECONDS = 30.0
 
+#: The S(t) methods with a size limit of their own: with ``refuse_over_limit`` an explicit one
+#: over its limit is refused, else the sandwich decides.
+SIZE_LIMITED_METHODS = ("brute", "mitm", "grouped")
+
 Number = Union[Fraction, float]
 
 
-@dataclass(frozen=True, repr=False)
+@dataclass(frozen=True, kw_only=True, repr=False)
 class Certificate:
     """A rigorous verdict on the claim "the composition is (eps, delta)-DP".
 
@@ -154,6 +158,7 @@ def certify(
     digits: int = 15,
     max_digits: int = 960,
     max_degree: int = 4_000_000,
+    refuse_over_limit: bool = False,
 ) -> Certificate:
     """Decide rigorously whether the composition of ``mechanisms`` is ``(claim_eps, claim_delta)``-DP.
 
@@ -178,12 +183,17 @@ def certify(
         digits: significant digits of the reported enclosures.
         max_digits: bound of the refinement.
         max_degree: bound of the lattice sandwich.
+        refuse_over_limit: an explicit ``method`` with a size limit (``brute``, ``mitm``,
+            ``grouped``) over that limit is refused up front (``CostTooHigh``, with the
+            estimate, as ``composed_delta`` refuses it) instead of handing the decision to
+            the lattice sandwich (the default). ``exactdp certify`` refuses.
 
     Raises:
         InvalidArgument: bad mechanisms or claim (named, with the valid range).
         CostTooHigh: up front, with the estimate, when neither the engines (windowed for
             equal eps at any k, ball lattice for a few commensurable groups, ...) nor the
-            lattice sandwich fit the cost limits, or an explicit ``method`` over its size limit.
+            lattice sandwich fit the cost limits, or (``refuse_over_limit``) an explicit ``method``
+            over its size limit.
         Undecided: the enclosure still straddled the claim at the bounds, or could not
             be computed to the digits the decision needed (precision bound).
 
@@ -208,6 +218,8 @@ def certify(
     max_digits = parse_int(max_digits, "max_digits", lo=1)
     max_degree = parse_int(max_degree, "max_degree", lo=1)
     max_digits = max(max_digits, digits)
+    if refuse_over_limit and method in SIZE_LIMITED_METHODS:
+        Prepared(ms, method)  # raises CostTooHigh over the limit (with the estimate)
     k = ms.k
     kw = {"eps_g": E} if E is not None else {"exp_eps_g": T}
 
@@ -261,7 +273,7 @@ def certify(
     # the decided verdict bounds the reported eps on the claim's side
     if not eps.infinite and eps.exact is None:
         eps = eps.clamp(hi=claim.upper) if holds else eps.clamp(lo=claim.lower)
-    return Certificate(bool(holds), E, T, D, delta, eps, eexp, decided_by, engine, meth, k, digits, decided_digits)
+    return Certificate(holds=bool(holds), claim_eps=E, claim_exp_eps=T, claim_delta=D, delta=delta, eps=eps, eps_exp_exact=eexp, decided_by=decided_by, engine=engine, method=meth, k=k, digits=digits, decided_digits=decided_digits)
 
 
 def _trivial_eps_bounds(ms: Composition, E, T, D: Fraction, P: Fraction, holds: bool) -> Enclosure:

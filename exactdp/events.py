@@ -354,7 +354,7 @@ class Composition:
         if not by_delta:
             P = Fraction(1)
         else:
-            from gmpy2 import mpq
+            from ._backend import mpq
 
             acc = mpq(1)
             for d, n in by_delta.items():

@@ -39,7 +39,7 @@ from .engines.results import DeltaResult, EpsResult
 from .errors import CostTooHigh, PrecisionError
 from .events import Composition, as_composition
 from .links import implements
-from .numbers import MAXPREC, Enclosure, digits_to_bits, log_sign_of_product, parse_choice, parse_delta, parse_rational, refine
+from .numbers import MAXPREC, Enclosure, log_sign_of_product, parse_choice, parse_delta, parse_rational, refine
 
 __all__ = ["PrivacyProfile", "MAX_TRADEOFF_VERTICES"]
 
@@ -228,7 +228,7 @@ class PrivacyProfile:
                         out.append((ea, eb))
                     return out
 
-            pts = refine(step, start=digits_to_bits(self.digits) + 32, maxprec=MAXPREC, what="trade-off curve")
+            pts = refine(step, digits=self.digits, extra=16, maxprec=MAXPREC, what="trade-off curve")
         one, zero = Enclosure.point(1), Enclosure.point(0)
         # exactly known: after the atom only the second distribution has, (0, P); after every
         # class of the pure part, (P, 0); then the atom only the first distribution has ends at (1, 0)

@@ -19,7 +19,7 @@ from typing import Optional, Sequence
 from .._backend import arb, workprec
 from ..engines.base import Target
 from ..engines.inverse import Inverse, eps_at_W
-from ..errors import InvalidArgument, PrecisionError
+from ..errors import InvalidArgument
 from ..links import implements
 from ..numbers import (
     MAXPREC,
@@ -28,11 +28,12 @@ from ..numbers import (
     RatExp,
     accurate,
     arb_bounds,
-    digits_to_bits,
     log_sign_of_product,
     parse_delta,
     parse_eps,
     parse_rational,
+    refine,
+    start_prec,
 )
 from .knapsack import knapsack_arb, knapsack_sum
 from .lattice import INFINITE, LatticeProblem, check_base, check_exponents
@@ -163,19 +164,21 @@ def optcomp_proof(lat: LatticeProblem, tau: Target, digits: int, *, stats: Optio
         return _ZERO
     A = lat.A
     pr = _Proof(lat, tau)
-    prec: Optional[int] = None if pr.exact else max(64, digits_to_bits(digits) + 32 + lat.k.bit_length())
+    # the k-term sums lose about log2(k) bits to cancellation
+    prec: Optional[int] = None if pr.exact else max(64, start_prec(digits, extra=16 + lat.k.bit_length()))
 
     def decide(m: int):
-        nonlocal prec
         B = (A - m) // 2
-        while True:
-            t = lat.uq**m if prec is None else _pow(lat.u.arb(prec), m)  # type: ignore[operator]
-            ans, c1, c2 = pr.decide(B, t, prec)
-            if ans is not None:
-                return ans, c1, c2
-            if prec >= MAXPREC:  # type: ignore[operator]
-                raise PrecisionError(f"Lemma 5.2 decision undecided at maxprec={MAXPREC} bits")
-            prec = min(2 * prec, MAXPREC)  # type: ignore[operator]
+        if prec is None:
+            return pr.decide(B, lat.uq**m, None)
+
+        def step(p: int):
+            nonlocal prec
+            prec = p  # later decisions resume at the precision this one needed
+            ans, c1, c2 = pr.decide(B, _pow(lat.u.arb(p), m), p)
+            return None if ans is None else (ans, c1, c2)
+
+        return refine(step, start=prec, maxprec=MAXPREC, what="Lemma 5.2 decision")
 
     ans, c1, c2 = decide(0)
     if ans:
@@ -197,25 +200,25 @@ def optcomp_proof(lat: LatticeProblem, tau: Target, digits: int, *, stats: Optio
         c1, c2 = pr.sums(B, prec)
     else:
         c1, c2 = last[0], last[1]
-    while True:
-        if prec is None:
-            u = lat.uq
-            t = (u**A * c1 - tau.exact() * pr.Z(None)) / c2  # type: ignore[operator]
-            if stats is not None:
-                stats["tables"] = pr.tables
-            return Inverse(Enclosure.log_of_rational(t, digits).clamp(lo=Fraction(0)), t, None, True)
-        with workprec(prec):
-            u = lat.u.arb(prec)
-            t = (_pow(u, A) * c1 - tau.arb(prec) * pr.Z(prec)) / c2
-            out = eps_from_t(t, _pow(u, m - 1), _pow(u, m), digits, prec)
-        if out is not None:
-            if stats is not None:
-                stats["tables"] = pr.tables
-            return out
-        if prec >= MAXPREC:
-            raise PrecisionError(f"OptComp enclosure did not reach {digits} digits (maxprec={MAXPREC} bits)")
-        prec = min(2 * prec, MAXPREC)
-        c1, c2 = pr.sums(B, prec)
+    if prec is None:
+        u = lat.uq
+        t = (u**A * c1 - tau.exact() * pr.Z(None)) / c2  # type: ignore[operator]
+        if stats is not None:
+            stats["tables"] = pr.tables
+        return Inverse(Enclosure.log_of_rational(t, digits).clamp(lo=Fraction(0)), t, None, True)
+    sums = {prec: (c1, c2)}
+
+    def final(p: int):
+        c1, c2 = sums[p] if p in sums else pr.sums(B, p)
+        with workprec(p):
+            u = lat.u.arb(p)
+            t = (_pow(u, A) * c1 - tau.arb(p) * pr.Z(p)) / c2
+            return eps_from_t(t, _pow(u, m - 1), _pow(u, m), digits, p)
+
+    out = refine(final, start=prec, maxprec=MAXPREC, what=f"OptComp enclosure to {digits} digits")
+    if stats is not None:
+        stats["tables"] = pr.tables
+    return out
 
 
 @implements("Murtagh-Vadhan Lemma 5.2")
@@ -303,15 +306,14 @@ def lemma52_decide(
     if pr.exact:
         ans, _, _ = pr.decide(B, t_num.exact(), None)
         return bool(ans)
-    prec = 64 + len(al).bit_length()
-    while True:
+
+    def step(prec: int) -> Optional[bool]:
         with workprec(prec):
             ans, _, _ = pr.decide(B, t_num.arb(prec), prec)
-        if ans is not None:
-            return ans
-        if prec >= MAXPREC:
-            raise PrecisionError(f"Lemma 5.2 decision undecided at maxprec={MAXPREC} bits")
-        prec = min(2 * prec, MAXPREC)
+        return ans
+
+    # the sums over len(a) terms lose about log2(len(a)) bits to cancellation
+    return refine(step, extra=len(al).bit_length(), maxprec=MAXPREC, what="Lemma 5.2 decision")
 
 
 def _largest_n(pred, A: int) -> int:

@@ -15,7 +15,6 @@ import math
 from fractions import Fraction
 from typing import Optional, Sequence
 
-from .._backend import workprec
 from ..engines.base import Target
 from ..engines.costs import (
     EVALS_OPTCOMP,
@@ -157,16 +156,6 @@ class LatticeProblem:
                 z = z * (one + u**x) ** n
             hit = self._Z[key] = z
         return hit
-
-    def Z_value(self, prec: Optional[int]):
-        """Z exactly (``prec`` None, rational ``u``) or as an Arb ball at ``prec``."""
-        from ..engines.fields import ArbField, ExactField
-
-        if prec is None:
-            f = ExactField()
-            return f.to_fraction(self.Z(f))
-        with workprec(prec):
-            return self.Z(ArbField(prec))
 
 
 def _log1p_exp(l: float) -> float:

@@ -23,7 +23,6 @@ from ..numbers import (
     Root,
     arb_bounds,
     arb_of_fraction,
-    digits_to_bits,
     parse_delta,
     parse_eps,
     parse_rational,
@@ -66,7 +65,7 @@ def scaled_delta_optcomp(comp: Composition, delta_g: Fraction, scale: ExpNum, di
         return best if best.accurate(digits, floor=Fraction(1, 10 ** (2 * digits))) else None
 
     try:
-        return refine(step, start=digits_to_bits(digits) + 32, what="OptComp at a scaled delta_g")
+        return refine(step, digits=digits, extra=16, what="OptComp at a scaled delta_g")
     except PrecisionError:
         # the brackets stopped improving: the best enclosure is still rigorous
         if best is None:

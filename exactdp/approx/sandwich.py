@@ -39,7 +39,7 @@ from .lattice import LatticeProblem, exponent, optcomp_lattice
 __all__ = ["Bounds", "optcomp_bounds", "delta_bounds"]
 
 
-@dataclass(frozen=True, repr=False)
+@dataclass(frozen=True, kw_only=True, repr=False)
 class Bounds(EnclosedResult):
     """Rigorous bounds ``lower <= value <= upper`` from the lattice sandwich.
 
@@ -226,7 +226,7 @@ def optcomp_bounds(
     base = parse_choice(base, "base", ("eps", "exp"))
     tau = Target(ms.delta_product, dg)
     if tau.sign() < 0:
-        return Bounds(Enclosure.infinity(), base, None, None, 0, 0, True)
+        return Bounds(value=Enclosure.infinity(), base=base, eps0=None, exp_base=None, degree=0, levels=0, width_reached=True)
     lo_best: End = Fraction(0)
     hi_best: End = math.inf
     ex_lo = ex_hi = None
@@ -247,8 +247,8 @@ def optcomp_bounds(
             hi_best, ex_hi = r_hi.value.upper, r_hi.exp_exact
         last = (e0, ub, _degree(a_hi))
         if hi_best - lo_best <= wd:  # type: ignore[operator]
-            return Bounds(Enclosure(lo_best, hi_best), base, e0, ub, _degree(a_hi), levels, True, ex_lo, ex_hi)
-    return Bounds(Enclosure(lo_best, hi_best), base, last[0], last[1], last[2], levels, False, ex_lo, ex_hi)
+            return Bounds(value=Enclosure(lo_best, hi_best), base=base, eps0=e0, exp_base=ub, degree=_degree(a_hi), levels=levels, width_reached=True, exact_lower=ex_lo, exact_upper=ex_hi)
+    return Bounds(value=Enclosure(lo_best, hi_best), base=base, eps0=last[0], exp_base=last[1], degree=last[2], levels=levels, width_reached=False, exact_lower=ex_lo, exact_upper=ex_hi)
 
 
 def _delta_lattice(lat: LatticeProblem, t_num: ExpNum, digits: int) -> Enclosure:
@@ -318,6 +318,6 @@ def delta_bounds(
         lo_best, hi_best = max(lo_best, lo), min(hi_best, hi)
         last = (e0, ub, _degree(a_hi))
         if hi_best - lo_best <= wd or (stop is not None and stop(lo_best, hi_best)):
-            return Bounds(Enclosure(lo_best, hi_best), base, e0, ub, _degree(a_hi), levels, hi_best - lo_best <= wd)
-    return Bounds(Enclosure(lo_best, hi_best), base, last[0], last[1], last[2], levels, False)
+            return Bounds(value=Enclosure(lo_best, hi_best), base=base, eps0=e0, exp_base=ub, degree=_degree(a_hi), levels=levels, width_reached=hi_best - lo_best <= wd)
+    return Bounds(value=Enclosure(lo_best, hi_best), base=base, eps0=last[0], exp_base=last[1], degree=last[2], levels=levels, width_reached=False)
 

@@ -44,7 +44,7 @@ from ..engines.results import EnclosedResult
 from ..errors import CostTooHigh, InvalidArgument
 from ..events import as_composition
 from ..links import implements
-from ..numbers import Enclosure, ExpNum, RatExp, Root, fraction_str, parse_choice, parse_delta
+from ..numbers import Enclosure, ExpNum, Guarantee, RatExp, Root, fraction_str, parse_choice, parse_delta
 from .decision import optcomp_proof
 from .lattice import LatticeProblem, check_base, check_eta, exponent, optcomp_lattice
 
@@ -61,14 +61,17 @@ FORMS = ("fast", "proof")
 MAX_ROUNDED_SUM = 1e8
 
 
-@dataclass(frozen=True, repr=False)
+@dataclass(frozen=True, kw_only=True, repr=False)
 class ApproxResult(EnclosedResult):
     """The output eps* of Theorem 1.7 (as an enclosure) and how it was obtained.
 
     ``lower <= eps* <= upper`` rigorously; for ``variant`` ``"up"`` or
     ``"completion"``, ``OptComp(delta_g) <= eps* <= OptComp(e^{-eta/2} delta_g) + eta``.
 
-    Guarantee: enclosure of eps* (``guarantee`` states what eps* itself satisfies).
+    Guarantee: enclosure of eps*. ``guarantee`` is the tier of eps* as a bound on
+    ``OptComp(delta_g)`` (upper bound for ``"up"`` and ``"completion"``, lower bound for
+    ``"printed"``, approximate for ``"printed+eta"``); ``meaning`` says it in full (the JSON
+    ``"guarantee"``).
     Raises: nothing (a frozen record).
     """
 
@@ -81,10 +84,14 @@ class ApproxResult(EnclosedResult):
     k: int
     degree: int
     delta_g: Fraction
-    guarantee: str
+    guarantee: Guarantee
+    meaning: str
     prec: Optional[int]
     exp_exact: Optional[Fraction] = None
     tables: Optional[int] = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "guarantee", Guarantee(self.guarantee))  # a checked tier
 
     def to_dict(self, digits: int = 30) -> dict:
         """The ``exactdp approx --json`` object (decimals rounded outward). Guarantee: enclosure. Raises: nothing."""
@@ -99,11 +106,14 @@ class ApproxResult(EnclosedResult):
             "variant": self.variant,
             "form": self.form,
             "delta_g": fraction_str(self.delta_g),
-            "guarantee": self.guarantee,
+            "guarantee": self.meaning,
             "precision_bits": self.prec,
             "digits": digits,
         }
 
+
+#: the tier of eps* as a bound on OptComp(delta_g), per variant
+_TIER = {"up": Guarantee.UPPER, "completion": Guarantee.UPPER, "printed": Guarantee.LOWER, "printed+eta": Guarantee.APPROXIMATE}
 
 _GUARANTEE = {
     "up": "OptComp(delta_g) <= eps_star <= OptComp(exp(-eta/2)*delta_g) + eta "
@@ -270,7 +280,7 @@ def theorem17(
     stats: dict = {}
     res = optcomp_lattice(lat, tau, digits + 2) if form == "fast" else optcomp_proof(lat, tau, digits + 2, stats=stats)
     if res.value.infinite:
-        return ApproxResult(res.value, et, ub, e0, variant, form, k, lat.A, dg, _GUARANTEE[variant], None, None, stats.get("tables"))
+        return ApproxResult(value=res.value, eta=et, exp_base=ub, eps0=e0, variant=variant, form=form, k=k, degree=lat.A, delta_g=dg, guarantee=_TIER[variant], meaning=_GUARANTEE[variant], prec=None, exp_exact=None, tables=stats.get("tables"))
     value, ex_t = res.value, res.exp_exact
     if variant in ("completion", "printed+eta"):
         if et is not None:
@@ -279,6 +289,6 @@ def theorem17(
         else:
             value = value + Enclosure.log_of_rational(ub**k, digits + 4)  # type: ignore[operator]
             ex_t = ex_t * ub**k if ex_t is not None else None  # type: ignore[operator]
-    return ApproxResult(value, et, ub, e0, variant, form, k, lat.A, dg, _GUARANTEE[variant], res.prec, ex_t, stats.get("tables"))
+    return ApproxResult(value=value, eta=et, exp_base=ub, eps0=e0, variant=variant, form=form, k=k, degree=lat.A, delta_g=dg, guarantee=_TIER[variant], meaning=_GUARANTEE[variant], prec=res.prec, exp_exact=ex_t, tables=stats.get("tables"))
 
 

@@ -47,6 +47,7 @@ from ..numbers import (
     parse_int,
     parse_positive,
     refine,
+    start_prec,
 )
 
 __all__ = ["Calibration", "calibrate", "largest_eps0", "PaperStatement"]
@@ -187,7 +188,7 @@ def largest_eps0(eps_g: object = None, delta_g: object = 0, k: int = 1, *, exp_e
     raise PrecisionError(f"largest_eps0: no convergence in {MAX_SEARCH_STEPS} steps")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class PaperStatement:
     """One of KOV Section 4.1's recommendations beside the exact value.
 
@@ -213,7 +214,7 @@ class PaperStatement:
                 "in_stated_range": self.in_range, "note": self.note}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Calibration:
     """The outcome of :func:`calibrate`; every number an :class:`~exactdp.numbers.Enclosure` of the exact value.
 
@@ -252,8 +253,7 @@ class Calibration:
 
 def _enc(fn, digits: int) -> Enclosure:
     """Enclosure of an Arb expression evaluated at rising precision (ends exact)."""
-    start = 64 + 4 * digits
-    last = start * 2**6  # six doublings; the widest answer there is still an enclosure
+    last = start_prec(digits + 2) << 6  # six doublings; the widest answer there is still an enclosure
 
     def step(prec: int) -> Optional[Enclosure]:
         with workprec(prec):
@@ -263,7 +263,7 @@ def _enc(fn, digits: int) -> Enclosure:
             e = Enclosure(*arb_bounds(v))
             return e if prec >= last or e.accurate(digits + 2) else None
 
-    return refine(step, start=start, maxprec=last, what="calibration enclosure")
+    return refine(step, digits=digits + 2, maxprec=last, what="calibration enclosure")
 
 
 def _monotone(e: Enclosure, fn, decreasing: bool, digits: int) -> Enclosure:
@@ -319,7 +319,7 @@ def calibrate(eps_g: object = None, delta_g: object = 0, k: int = 1, *, exp_eps_
         lo = _enc(lambda: arb(k).sqrt() * arb_of_fraction(S) / arb_of_fraction(mu.upper), digits).lower
         sigma = Enclosure(lo, hi)
     eg = str(eps_g) if eps_g is not None else f"log({exp_eps_g})"
-    cal = Calibration(eg, dg, k, S, d0, eps0, lap, var, geo, rr, mu, sigma)
+    cal = Calibration(eps_g=eg, delta_g=dg, k=k, sensitivity=S, delta0=d0, eps0=eps0, laplace_scale=lap, laplace_variance=var, geometric_alpha=geo, rr_keep_probability=rr, gaussian_mu=mu, gaussian_sigma=sigma)
     if paper:
         object.__setattr__(cal, "paper", _paper(t, dg, k, S, cal, digits))
     return cal
@@ -341,8 +341,8 @@ def _paper(t: RatExp, dg: Fraction, k: int, S: Fraction, cal: Calibration, digit
     ex41 = largest_eps0(exp_eps_g=t.q, delta_g=dg, k=k, delta0=d0p, digits=digits) if t.r == 0 else \
         largest_eps0(eps_g=t.r, delta_g=dg, k=k, delta0=d0p, digits=digits)
     meets41 = _meets_eps0(e0p, d0p, k, t, dg)
-    out.append(PaperStatement("Kairouz-Oh-Viswanath Corollary 4.1", "per-query eps0 (with delta0 = delta/2k)", e0p, ex41,
-                              _ratio(e0p, ex41), meets41, in41, "ratio < 1: the paper's eps0 is smaller than needed"))
+    out.append(PaperStatement(statement="Kairouz-Oh-Viswanath Corollary 4.1", quantity="per-query eps0 (with delta0 = delta/2k)", value=e0p, exact=ex41,
+                              ratio=_ratio(e0p, ex41), meets=meets41, in_range=in41, note="ratio < 1: the paper's eps0 is smaller than needed"))
     # Theorem 4.2: Laplace with variance 8 k D^2 L / eps^2, i.e. eps0 = eps/(2 sqrt(k L)) per query, delta0 = 0
     vp = _enc(lambda: 8 * k * arb_of_fraction(S) ** 2 * L() / eps_num() ** 2, digits)
     if cal.delta0 == 0:
@@ -351,24 +351,24 @@ def _paper(t: RatExp, dg: Fraction, k: int, S: Fraction, cal: Calibration, digit
         e0 = largest_eps0(exp_eps_g=t.q, delta_g=dg, k=k, digits=digits) if t.r == 0 else \
             largest_eps0(eps_g=t.r, delta_g=dg, k=k, digits=digits)
         vex = _monotone(e0, lambda x: 2 * (arb_of_fraction(S) / x) ** 2, True, digits)
-    out.append(PaperStatement("Kairouz-Oh-Viswanath Theorem 4.2", "Laplace noise variance", vp, vex, _ratio(vp, vex),
-                              _meets_eps0(e0p, Fraction(0), k, t, dg), in41, "ratio > 1: the paper adds more noise than needed"))
+    out.append(PaperStatement(statement="Kairouz-Oh-Viswanath Theorem 4.2", quantity="Laplace noise variance", value=vp, exact=vex, ratio=_ratio(vp, vex),
+                              meets=_meets_eps0(e0p, Fraction(0), k, t, dg), in_range=in41, note="ratio > 1: the paper adds more noise than needed"))
     # Theorem 4.3: Gaussian with the same variance; mu^2 = k D^2 / variance = eps^2 / (8 L)
     sig2 = Enclosure(cal.gaussian_sigma.lower ** 2, cal.gaussian_sigma.upper ** 2) if not cal.gaussian_sigma.infinite else cal.gaussian_sigma
     mu2 = _enc(lambda: eps_num() ** 2 / (8 * L()), digits)
     m_hi = _decide_le(mu2.upper, t, dg)
     m_lo = _decide_le(mu2.lower, t, dg)
     meets43 = True if m_hi is True else (False if m_lo is False else None)
-    out.append(PaperStatement("Kairouz-Oh-Viswanath Theorem 4.3", "Gaussian noise variance", vp, sig2, _ratio(vp, sig2),
-                              meets43, True, "ratio > 1: more noise than needed; meets_budget false: the statement fails here"))
+    out.append(PaperStatement(statement="Kairouz-Oh-Viswanath Theorem 4.3", quantity="Gaussian noise variance", value=vp, exact=sig2, ratio=_ratio(vp, sig2),
+                              meets=meets43, in_range=True, note="ratio > 1: more noise than needed; meets_budget false: the statement fails here"))
     # the corrected statement (docs/regions.md): variance max(8 k D^2 L / eps^2, k D^2 / eps), i.e. mu^2 = min(eps^2/(8L), eps)
     vc = _enc(lambda: arb_of_fraction(S) ** 2 * k * (8 * L() / eps_num() ** 2).max(1 / eps_num()), digits)
     mu2c = _enc(lambda: (eps_num() ** 2 / (8 * L())).min(eps_num()), digits)
     c_hi = _decide_le(mu2c.upper, t, dg)
     c_lo = _decide_le(mu2c.lower, t, dg)
     meetsc = True if c_hi is True else (False if c_lo is False else None)
-    out.append(PaperStatement("Kairouz-Oh-Viswanath Theorem 4.3 (corrected)", "Gaussian noise variance max(8k D^2 L/eps^2, k D^2/eps)",
-                              vc, sig2, _ratio(vc, sig2), meetsc, True, "the correction adds k D^2/eps: mu^2 <= eps"))
+    out.append(PaperStatement(statement="Kairouz-Oh-Viswanath Theorem 4.3 (corrected)", quantity="Gaussian noise variance max(8k D^2 L/eps^2, k D^2/eps)",
+                              value=vc, exact=sig2, ratio=_ratio(vc, sig2), meets=meetsc, in_range=True, note="the correction adds k D^2/eps: mu^2 <= eps"))
     return out
 
 

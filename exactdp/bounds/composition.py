@@ -35,7 +35,7 @@ from .._backend import arb, workprec
 from ..engines import EpsResult, optcomp
 from ..events import Composition, as_composition
 from ..links import implements
-from ..numbers import MAXPREC, Enclosure, RatExp, arb_bounds, arb_of_fraction, digits_to_bits, parse_delta, refine
+from ..numbers import MAXPREC, Enclosure, Guarantee, RatExp, arb_bounds, arb_of_fraction, parse_delta, refine
 
 __all__ = ["Bound", "BoundsResult", "composition_bounds", "basic_bound", "advanced_bound", "kov34_bound", "kov35_bound",
            "BOUND_NAMES"]
@@ -44,19 +44,25 @@ __all__ = ["Bound", "BoundsResult", "composition_bounds", "basic_bound", "advanc
 BOUND_NAMES = ("basic", "advanced", "kov_3_4", "kov_3_5", "optimal")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Bound:
     """One bound on ``eps_g`` at ``delta_g``.
 
     ``value`` encloses the bound's formula (None when it does not apply; ``reason``
-    then says why); ``statement`` names the published statement; ``guarantee`` the tier.
+    then says why); ``statement`` names the published statement; ``guarantee`` the tier
+    (:class:`~exactdp.numbers.Guarantee`), ``meaning`` what it says here (the JSON
+    ``"guarantee"`` shows it when given).
     """
 
     name: str
     statement: str
     value: Optional[Enclosure]
-    guarantee: str
+    guarantee: Guarantee
+    meaning: str = ""
     reason: str = ""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "guarantee", Guarantee(self.guarantee))  # a checked tier
 
     @property
     def applies(self) -> bool:
@@ -69,7 +75,8 @@ class Bound:
         if self.value is None:
             return {"applies": False, "reason": self.reason, "statement": self.statement}
         lo, hi = self.value.decimal(digits)
-        d = {"applies": True, "eps_g": {"lower": lo, "upper": hi}, "statement": self.statement, "guarantee": self.guarantee}
+        d = {"applies": True, "eps_g": {"lower": lo, "upper": hi}, "statement": self.statement,
+             "guarantee": self.meaning or str(self.guarantee)}
         if self.value.exact is not None:
             d["eps_g_exact"] = str(self.value.exact)
         return d
@@ -102,7 +109,7 @@ def _certify(fn: Callable[[int], object], digits: int, what: str) -> Enclosure:
             e = Enclosure(min(lo for lo, _ in ends), min(hi for _, hi in ends))
         return e if e.accurate(digits, floor=Fraction(1, 10 ** (2 * digits))) else None
 
-    return refine(step, start=digits_to_bits(digits) + 24, maxprec=MAXPREC, what=what)
+    return refine(step, digits=digits, extra=8, maxprec=MAXPREC, what=what)
 
 
 def _homogeneous(comp: Composition):
@@ -110,7 +117,9 @@ def _homogeneous(comp: Composition):
     return gs[0] if len(gs) == 1 else None
 
 
-_UPPER = "upper bound on OptComp(delta_g): eps_g = value.upper is certified (value encloses the formula)"
+#: the tier and sentence of every bound but the optimal one
+_UPPER = {"guarantee": Guarantee.UPPER,
+          "meaning": "upper bound on OptComp(delta_g): eps_g = value.upper is certified (value encloses the formula)"}
 
 
 @implements("Murtagh-Vadhan Theorem 1.2", "Kairouz-Oh-Viswanath Theorem 3.1")
@@ -135,12 +144,12 @@ def basic_bound(mechanisms: object, delta_g: object, *, digits: int = 30) -> Bou
     st = "Murtagh-Vadhan Theorem 1.2 (basic composition; KOV Theorem 3.1)"
     sd = sum((m.delta * n for m, n in comp.groups()), Fraction(0))
     if dg < sd:
-        return Bound("basic", st, None, _UPPER, f"delta_g = {dg} is below sum delta_i = {sd}")
+        return Bound(name="basic", statement=st, value=None, **_UPPER, reason=f"delta_g = {dg} is below sum delta_i = {sd}")
     eps = [m.eps for m, _ in comp.groups()]
     if all(e is not None for e in eps):
-        return Bound("basic", st, Enclosure.point(sum(e * n for e, (_, n) in zip(eps, comp.groups()))), _UPPER)
+        return Bound(name="basic", statement=st, value=Enclosure.point(sum(e * n for e, (_, n) in zip(eps, comp.groups()))), **_UPPER)
     val = _certify(lambda p: sum((n * _eps_arb(m.w, p) for m, n in comp.groups()), arb(0)), digits, "basic bound")
-    return Bound("basic", st, val, _UPPER)
+    return Bound(name="basic", statement=st, value=val, **_UPPER)
 
 
 @implements("Murtagh-Vadhan Theorem 1.3", "Kairouz-Oh-Viswanath Theorem 3.2")
@@ -162,19 +171,19 @@ def advanced_bound(mechanisms: object, delta_g: object, *, digits: int = 30) -> 
     st = "Murtagh-Vadhan Theorem 1.3 (advanced composition, Dwork-Rothblum-Vadhan)"
     h = _homogeneous(comp)
     if h is None:
-        return Bound("advanced", st, None, _UPPER, "the theorem is for k equal mechanisms (this composition is heterogeneous)")
+        return Bound(name="advanced", statement=st, value=None, **_UPPER, reason="the theorem is for k equal mechanisms (this composition is heterogeneous)")
     m, k = h
     dp = dg - k * m.delta
     if dp <= 0:
-        return Bound("advanced", st, None, _UPPER, f"delta' = delta_g - k delta = {dp} is not > 0")
+        return Bound(name="advanced", statement=st, value=None, **_UPPER, reason=f"delta' = delta_g - k delta = {dp} is not > 0")
     if m.w.is_one():
-        return Bound("advanced", st, Enclosure.point(0), _UPPER)
+        return Bound(name="advanced", statement=st, value=Enclosure.point(0), **_UPPER)
 
     def fn(p: int) -> arb:
         e = _eps_arb(m.w, p)
         return (2 * k * (1 / arb_of_fraction(dp)).log()).sqrt() * e + k * e * (e.exp() - 1)
 
-    return Bound("advanced", st, _certify(fn, digits, "advanced composition bound"), _UPPER)
+    return Bound(name="advanced", statement=st, value=_certify(fn, digits, "advanced composition bound"), **_UPPER)
 
 
 def _kov_value(a: arb, s2: arb, ksum: arb, dt: Fraction) -> list:
@@ -211,21 +220,21 @@ def kov34_bound(mechanisms: object, delta_g: object, *, digits: int = 30) -> Bou
     st = "Kairouz-Oh-Viswanath Theorem 3.4"
     h = _homogeneous(comp)
     if h is None:
-        return Bound("kov_3_4", st, None, _UPPER, "the theorem is for k equal mechanisms (Theorem 3.5 covers this one)")
+        return Bound(name="kov_3_4", statement=st, value=None, **_UPPER, reason="the theorem is for k equal mechanisms (Theorem 3.5 covers this one)")
     m, k = h
     dt = _dt(dg, (1 - m.delta) ** k)
     if not 0 < dt <= 1:
-        return Bound("kov_3_4", st, None, _UPPER,
-                     f"delta_tilde = 1 - (1 - delta_g)/(1 - delta)^k = {float(dt):.6g} is not in (0, 1]")
+        return Bound(name="kov_3_4", statement=st, value=None, **_UPPER,
+                     reason=f"delta_tilde = 1 - (1 - delta_g)/(1 - delta)^k = {float(dt):.6g} is not in (0, 1]")
     if m.w.is_one():
-        return Bound("kov_3_4", st, Enclosure.point(0), _UPPER)
+        return Bound(name="kov_3_4", statement=st, value=Enclosure.point(0), **_UPPER)
 
     def fn(p: int) -> list:
         e = _eps_arb(m.w, p)
         we = e.exp()
         return _kov_value(k * e * (we - 1) / (we + 1), k * e * e, k * e, dt)
 
-    return Bound("kov_3_4", st, _certify(fn, digits, "KOV Theorem 3.4 bound"), _UPPER)
+    return Bound(name="kov_3_4", statement=st, value=_certify(fn, digits, "KOV Theorem 3.4 bound"), **_UPPER)
 
 
 @implements("Kairouz-Oh-Viswanath Theorem 3.5")
@@ -245,11 +254,11 @@ def kov35_bound(mechanisms: object, delta_g: object, *, digits: int = 30) -> Bou
     st = "Kairouz-Oh-Viswanath Theorem 3.5"
     dt = _dt(dg, comp.delta_product)
     if not 0 < dt <= 1:
-        return Bound("kov_3_5", st, None, _UPPER,
-                     f"delta_tilde = 1 - (1 - delta_g)/prod(1 - delta_l) = {float(dt):.6g} is not in (0, 1]")
+        return Bound(name="kov_3_5", statement=st, value=None, **_UPPER,
+                     reason=f"delta_tilde = 1 - (1 - delta_g)/prod(1 - delta_l) = {float(dt):.6g} is not in (0, 1]")
     gs = [(m, n) for m, n in comp.groups() if not m.w.is_one()]
     if not gs:
-        return Bound("kov_3_5", st, Enclosure.point(0), _UPPER)
+        return Bound(name="kov_3_5", statement=st, value=Enclosure.point(0), **_UPPER)
 
     def fn(p: int) -> list:
         a = s2 = tot = arb(0)
@@ -261,10 +270,10 @@ def kov35_bound(mechanisms: object, delta_g: object, *, digits: int = 30) -> Bou
             tot += n * e
         return _kov_value(a, s2, tot, dt)
 
-    return Bound("kov_3_5", st, _certify(fn, digits, "KOV Theorem 3.5 bound"), _UPPER)
+    return Bound(name="kov_3_5", statement=st, value=_certify(fn, digits, "KOV Theorem 3.5 bound"), **_UPPER)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class BoundsResult:
     """Every bound at one ``delta_g``, and the exact optimum (``optimal``, an EpsResult)."""
 
@@ -316,8 +325,8 @@ def composition_bounds(mechanisms: object, delta_g: object, *, digits: int = 30,
     opt = optcomp(comp, dg, digits=digits, engine=engine)
     st = "Murtagh-Vadhan Theorem 1.5 (optimal composition; KOV Theorem 3.3 for equal mechanisms)"
     if opt.infinite:
-        bs["optimal"] = Bound("optimal", st, None, "exact", "no finite eps_g: delta_g < 1 - prod(1 - delta_i)")
+        bs["optimal"] = Bound(name="optimal", statement=st, value=None, guarantee="exact", reason="no finite eps_g: delta_g < 1 - prod(1 - delta_i)")
     else:
-        bs["optimal"] = Bound("optimal", st, opt.value, "exact" if opt.guarantee == "exact" else "enclosure")
-    return BoundsResult(dg, bs, opt, comp.k)
+        bs["optimal"] = Bound(name="optimal", statement=st, value=opt.value, guarantee="exact" if opt.guarantee == "exact" else "enclosure")
+    return BoundsResult(delta_g=dg, bounds=bs, optimal=opt, k=comp.k)
 

@@ -73,12 +73,6 @@ def run_certify(args) -> int:
     from ..numbers.fmt import short_fraction
 
     ms = mechanisms_from_args(args)
-    if args.method in ("brute", "mitm", "grouped"):
-        # An explicit method over its size limit is refused (CostTooHigh: exit 2, with the
-        # estimate), as in `exactdp delta`; certify() would silently switch to the sandwich.
-        from ..engines import Prepared
-
-        Prepared(ms, args.method)
     try:
         c = certify(
             ms,
@@ -88,6 +82,7 @@ def run_certify(args) -> int:
             method=args.method,
             digits=args.digits,
             max_digits=args.max_digits,
+            refuse_over_limit=True,  # an explicit --method over its limit exits 2, as in `exactdp delta`
         )
     except Undecided as e:
         sys.stderr.write(f"exactdp: undecided: {one_line(e)}\n")

@@ -10,7 +10,7 @@ step is undefined on the instance, 2 on bad input.
 
 from __future__ import annotations
 
-from ..errors import CostTooHigh, InvalidArgument
+from ..errors import InvalidArgument
 from .common import emit_json, positive_int, screen_numbers, split_list
 
 #: The library's limits (exactdp.reductions: BRUTE_FORCE_MAX_K, DEFAULT_MAX_PREC,
@@ -20,6 +20,10 @@ BRUTE_FORCE_MAX_K = 22
 DEFAULT_MAX_PREC = 1 << 14
 MAX_PRODUCT_BITS = 4096
 MAXPREC = 1 << 17
+
+#: The library's parameter names -> the flags of this command (errors name the flag).
+_FLAGS = {"Z": "--int-partition", "c": "--c", "as_printed": "--as-printed", "max_prec": "--max-prec",
+          "brute_force_limit": "--brute-force-limit"}
 
 #: Longest decimal item accepted by --int-partition (the product is bounded anyway).
 _MAX_ITEM_DIGITS = MAX_PRODUCT_BITS * 3 // 10 + 2
@@ -96,9 +100,7 @@ def run(args) -> int:
 
     References: Murtagh-Vadhan Section 4; docs/reductions.md.
     """
-    from ..numbers import pow2_text
-    from ..reductions.chain import parse_as_printed, render_trace, run_chain
-    from ..reductions.problems import _SUBSETS_PER_SECOND
+    from ..reductions.chain import render_trace, run_chain
     from ..reductions.steps import chain_bound
 
     screen_numbers(args, {"c": "--c"})
@@ -106,56 +108,20 @@ def run(args) -> int:
     try:
         c = chain_bound(args.c)
     except InvalidArgument as e:
-        raise InvalidArgument("--c", e.expected, args.c) from None
-    try:
-        printed = parse_as_printed(args.as_printed)
-    except InvalidArgument as e:
-        raise InvalidArgument("--as-printed", e.expected, e.found) from None
-    if not 64 <= args.max_prec <= MAXPREC:
-        raise InvalidArgument("--max-prec", f"an integer in [64, {MAXPREC}]", args.max_prec)
-    if args.brute_force_limit > BRUTE_FORCE_MAX_K:
-        k = args.brute_force_limit
-        subsets, secs = pow2_text(k), pow2_text(k, 1 / _SUBSETS_PER_SECOND)
-        raise CostTooHigh(
-            "--brute-force-limit",
-            f"brute force up to k = {k} is refused (range [1, {BRUTE_FORCE_MAX_K}]): 2^{k} = {subsets} subset "
-            f"products held in memory, about {secs} s per count; the chain itself "
-            "needs no brute force (--no-brute-force)",
-            estimate={"subsets": f"2^{k}", "seconds": secs}, limit=BRUTE_FORCE_MAX_K,
-            alternative="--no-brute-force",
-        )
-    bits = 1
-    for x in z:
-        bits += x.bit_length()  # >= bit length of the product
-    if bits > MAX_PRODUCT_BITS + len(z):
-        pz = 1
-        for x in z:
-            pz *= x
-        if pz.bit_length() > MAX_PRODUCT_BITS:
-            raise InvalidArgument(
-                "--int-partition",
-                f"positive integers with prod z_i < 2^{MAX_PRODUCT_BITS} (the trace writes radicals of (prod z_i)^3 exactly)",
-                f"prod z_i of {pz.bit_length()} bits",
-            )
+        raise InvalidArgument("--c", e.expected, args.c) from None  # echo the text as typed
     try:
         r = run_chain(
             z,
             c=c,
-            as_printed=printed,
+            as_printed=args.as_printed,
             check=not args.no_brute_force,
             brute_force_limit=args.brute_force_limit,
             max_prec=args.max_prec,
         )
-    except CostTooHigh as e:
-        # the OptComp engine refused the chain's oracle instance (k + 1 mechanisms)
-        est = f"{e.estimate} per call" if e.estimate is not None else str(e)
-        raise CostTooHigh(
-            "--int-partition",
-            f"k = {len(z)} is refused: the OptComp oracle calls on k + 1 = {len(z) + 1} mechanisms would cost {est} "
-            "(OptComp is #P-hard, Murtagh-Vadhan Thm 1.6: that is the point of the chain); use fewer z_i "
-            "(docs/benchmarks.md: k <= 28 within about a minute)",
-            estimate=est, limit=e.limit, alternative="fewer z_i",
-        ) from None
+    except InvalidArgument as e:
+        if e.parameter not in _FLAGS:
+            raise
+        raise e.renamed(_FLAGS[e.parameter]) from None
     if args.json:
         emit_json(r.to_dict())
     else:

@@ -25,11 +25,9 @@ import math
 from fractions import Fraction
 from typing import Optional, Sequence, Union
 
-from flint import arb_poly, fmpq, fmpq_poly
-
-from .._backend import arb, mpq, workprec
+from .._backend import arb, arb_poly, fmpq, fmpq_poly, mpq, workprec
 from ..errors import InvalidArgument, NotExact
-from ..numbers import MAXPREC, Enclosure, ExpNum, RatExp, arb_bounds, digits_to_bits, refine
+from ..numbers import MAXPREC, Enclosure, ExpNum, RatExp, arb_bounds, coprime_fraction, decide_sign, refine
 
 __all__ = ["QW", "Scalar", "scalar_enclosure", "scalar_exact", "exp_scalars", "fast", "field_units", "MAX_QW_DEGREE"]
 
@@ -183,15 +181,7 @@ class QW:
         if ex is not None:
             return (ex > 0) - (ex < 0)
 
-        def step(prec: int) -> Optional[int]:
-            v = self._arb(prec)
-            if v > 0:
-                return 1
-            if v < 0:
-                return -1
-            return None
-
-        return refine(step, start=64, maxprec=MAXPREC, what="sign in Q(e^eps)")
+        return decide_sign(self._arb, maxprec=MAXPREC, what="sign in Q(e^eps)")
 
     def _cmp(self, other) -> int:
         o = self._co(other)
@@ -237,7 +227,7 @@ class QW:
             e = Enclosure(*arb_bounds(v))
             return e if e.accurate(digits) else None
 
-        return refine(step, start=digits_to_bits(digits) + 16, maxprec=MAXPREC, what="value in Q(e^eps)")
+        return refine(step, digits=digits, maxprec=MAXPREC, what="value in Q(e^eps)")
 
     def __repr__(self) -> str:
         return f"QW(({self.num}) / ({self.den}), w={self.w!r})"
@@ -279,21 +269,8 @@ def scalar_exact(x: Scalar) -> Optional[Fraction]:
     if isinstance(x, QW):
         return x.exact()
     if type(x) is _MPQ:
-        return _coprime(int(x.numerator), int(x.denominator))
+        return coprime_fraction(x.numerator, x.denominator)
     return Fraction(x)
-
-
-def _coprime(n: int, d: int) -> Fraction:
-    """``Fraction(n, d)`` for ``n / d`` already in lowest terms (an mpq is): skips a second gcd of
-    numbers that may have 10^5 bits. Python 3.12+ names this ``_from_coprime_ints``; 3.10-3.11
-    take ``_normalize=False``; anything else falls back to the normalising constructor."""
-    make = getattr(Fraction, "_from_coprime_ints", None)
-    if make is not None:
-        return make(n, d)
-    try:
-        return Fraction(n, d, _normalize=False)  # type: ignore[call-arg]
-    except TypeError:  # pragma: no cover - a Python without either form
-        return Fraction(n, d)
 
 
 def exp_scalars(ws: Sequence[ExpNum]) -> list[Scalar]:

@@ -342,7 +342,7 @@ class TradeOff(ExactVertices):
                 return e
             return None
 
-        return refine(step, start=digits_to_bits(d) + 16, maxprec=MAXPREC, what="delta(eps) of a trade-off function")
+        return refine(step, digits=d, maxprec=MAXPREC, what="delta(eps) of a trade-off function")
 
     def exp_epsilon(self, delta: object) -> Optional[Scalar]:
         """``e^eps*`` for the least ``eps* >= 0`` with ``delta(eps*) <= delta``, as an exact scalar; None

@@ -31,7 +31,7 @@ delta = 0, alpha in {0, 1}); the DRS formulas held everywhere checked.
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Callable, Iterable, Optional, Union
+from typing import Callable, Iterable, Optional
 
 from .._backend import arb, workprec
 from ..engines.api import check_digits
@@ -42,6 +42,7 @@ from ..numbers import (
     accurate,
     arb_bounds,
     arb_of_fraction,
+    decide_sign,
     digits_to_bits,
     parse_delta,
     parse_eps,
@@ -100,7 +101,7 @@ def _mu_sq_of(mu: object, name: str = "mu") -> Fraction:
 
 def _exact_sqrt(q: Fraction) -> Optional[Fraction]:
     """``sqrt(q)`` when it is rational, else None."""
-    from gmpy2 import is_square, isqrt, mpz
+    from .._backend import is_square, isqrt, mpz
 
     p, r = mpz(q.numerator), mpz(q.denominator)
     if is_square(p) and is_square(r):
@@ -118,7 +119,7 @@ def _sqrt_enclosure(q: Fraction, digits: int) -> Enclosure:
             lo, hi = arb_bounds(arb_of_fraction(q).sqrt())
         return Enclosure(lo, hi) if accurate(lo, hi, digits) else None
 
-    return refine(step, start=digits_to_bits(digits) + 8, what=f"sqrt to {digits} digits")
+    return refine(step, digits=digits, extra=-8, what=f"sqrt to {digits} digits")
 
 
 class GDP:
@@ -388,7 +389,7 @@ def gdp_delta(mu: object, eps: object = None, *, exp_eps: object = None, digits:
                 lo, hi = arb_bounds(v)
             return Enclosure(lo, min(hi, Fraction(1))) if lo > 0 and accurate(lo, hi, d) else None
 
-        return refine(step0, start=digits_to_bits(d) + 16, what=f"delta to {d} digits")
+        return refine(step0, digits=d, what=f"delta to {d} digits")
 
     with workprec(64):
         m = arb_of_fraction(mu_sq).sqrt()
@@ -406,7 +407,7 @@ def gdp_delta(mu: object, eps: object = None, *, exp_eps: object = None, digits:
             return None
         return Enclosure(lo, min(hi, Fraction(1)))
 
-    return refine(step, start=digits_to_bits(d) + 24, what=f"delta to {d} digits")
+    return refine(step, digits=d, extra=8, what=f"delta to {d} digits")
 
 
 # --------------------------------------------------------------------------
@@ -418,16 +419,7 @@ def _sign(fn: Callable[[], arb], what: str) -> int:
     :func:`refine`), decided rigorously at rising precision (+1 or -1; never 0: the callers
     evaluate at points other than the root)."""
 
-    def step(prec: int) -> Optional[int]:
-        with workprec(prec):
-            v = fn()
-            if v > 0:
-                return 1
-            if v < 0:
-                return -1
-        return None
-
-    return refine(step, start=96, maxprec=MAXPREC, what=what)
+    return decide_sign(lambda prec: fn(), maxprec=MAXPREC, what=what)
 
 
 def _solve(
@@ -720,7 +712,6 @@ def gdp_tradeoff(mu: object, alpha: object, *, digits: int = 30) -> Enclosure:
             return None
         return Enclosure(lo, min(hi, Fraction(1)))
 
-    return refine(step, start=digits_to_bits(d) + 24, what=f"G_mu(alpha) to {d} digits")
+    return refine(step, digits=d, extra=8, what=f"G_mu(alpha) to {d} digits")
 
 
-MuLike = Union[GDP, object]

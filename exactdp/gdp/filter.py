@@ -61,7 +61,7 @@ def _dec(x: Fraction, digits: int = 6) -> str:
     return fraction_to_decimal(x, digits, "up") if x else "0"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class FilterEntry:
     """One line of a filter's log.
 
@@ -294,9 +294,9 @@ class GDPFilter:
                *, commit: bool) -> FilterEntry:
         label = str(label)
         if self._spent + mu_sq > self._budget:
-            self._log.append(FilterEntry(len(self._log) + 1, label, False, mu_sq, kind, None, sens_sq, self._spent))
+            self._log.append(FilterEntry(index=len(self._log) + 1, label=label, accepted=False, mu_sq=mu_sq, charge=kind, sigma=None, sensitivity_sq=sens_sq, spent=self._spent))
             raise BudgetExceeded(mu_sq, self.remaining, label)
-        entry = FilterEntry(len(self._log) + 1, label, True, mu_sq, kind, sigma, sens_sq, self._spent + mu_sq)
+        entry = FilterEntry(index=len(self._log) + 1, label=label, accepted=True, mu_sq=mu_sq, charge=kind, sigma=sigma, sensitivity_sq=sens_sq, spent=self._spent + mu_sq)
         if commit:
             self._spent += mu_sq
             self._log.append(entry)

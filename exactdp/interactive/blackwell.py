@@ -17,7 +17,7 @@ from .lp import LPOutcome, exact_feasibility
 __all__ = ["BlackwellResult", "blackwell_kernel", "apply_kernel"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class BlackwellResult:
     """``status``: ``"verified"`` (``kernel[x][y] = K(y | x)`` checked exactly), ``"infeasible"``
     (exact Farkas certificate) or ``"unverified"``; ``dominated`` is the exact decision
@@ -68,10 +68,10 @@ def blackwell_kernel(P: Sequence[object], Q: Sequence[object], P2: Sequence[obje
     dominated = tradeoff_of([p for p, _ in a2], [q for _, q in a2]).dominates(tradeoff_of([p for p, _ in a1], [q for _, q in a1]))
     out = exact_feasibility(A, b, n * m)
     if out.status != "feasible":
-        return BlackwellResult(out.status, None, dominated, out)
+        return BlackwellResult(status=out.status, kernel=None, dominated=dominated, lp=out)
     x = out.x
     assert x is not None
     K = [[x[i * m + y] for y in range(m)] for i in range(n)]
     ok = (all(sum(row) == 1 and min(row) >= 0 for row in K) and apply_kernel(K, [p for p, _ in a1]) == [p for p, _ in a2]
           and apply_kernel(K, [q for _, q in a1]) == [q for _, q in a2])
-    return BlackwellResult("verified" if ok else "unverified", K if ok else None, dominated, out)
+    return BlackwellResult(status="verified" if ok else "unverified", kernel=K if ok else None, dominated=dominated, lp=out)

@@ -97,7 +97,7 @@ def concurrent(*mechanisms: InteractiveMechanism) -> InteractiveMechanism:
 _HALT = Node()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class ConcurrentComparison:
     """Exact deltas at ``e^{eps_g} = exp_eps_g`` (both orders of the pair): the concurrent
     composition against its best interleaving adversary, and the guarantees it must meet.
@@ -185,4 +185,4 @@ def compare_concurrent(mechanisms: Sequence[InteractiveMechanism], deltas: Optio
             prod_t *= t  # type: ignore[operator]
         if tg == prod_t:
             vw = vw_delta(mm, vw_best_order(mm)).exact
-    return ConcurrentComparison(tg, ts, ds, _sym_delta(f_cc, tg), _sym_delta(f_t, tg), optc, vw, f_cc)
+    return ConcurrentComparison(exp_eps_g=tg, exp_eps_i=ts, deltas_i=ds, concurrent=_sym_delta(f_cc, tg), tensor=_sym_delta(f_t, tg), optcomp=optc, vw=vw, tradeoff=f_cc)

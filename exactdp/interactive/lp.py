@@ -74,7 +74,7 @@ def _highs():
     return h
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class LPOutcome:
     """``status``: ``"feasible"`` (``x`` checked exactly), ``"infeasible"`` (``farkas`` checked
     exactly) or ``"unverified"`` (the float answer ``float_status`` failed its exact check)."""
@@ -105,7 +105,7 @@ def check_farkas(A: Sequence[Row], b: Sequence[Fraction], y: Sequence[Fraction],
 
 
 def _exact_on_support(A: Sequence[Row], b: Sequence[Fraction], n: int, support: list[int]) -> Optional[list[Fraction]]:
-    from flint import fmpq, fmpq_mat
+    from .._backend import fmpq, fmpq_mat
 
     m, s = len(A), len(support)
     pos = {j: i for i, j in enumerate(support)}
@@ -222,12 +222,12 @@ def exact_feasibility(A: Sequence[Row], b: Sequence[object], n: int, *, _farkas:
             support = [j for j, v in enumerate(xf) if v > tol]
             x = _exact_on_support(A, b, n, support)
             if x is not None and check_solution(A, b, x):
-                return LPOutcome("feasible", x, None, status)
+                return LPOutcome(status="feasible", x=x, farkas=None, float_status=status)
         # a float "feasible" within HiGHS's tolerances may be exactly infeasible
         y = _farkas_lp(A, b, n) if _farkas else None
         if y is not None:
-            return LPOutcome("infeasible", None, y, status)
-        return LPOutcome("unverified", None, None, status)
+            return LPOutcome(status="infeasible", x=None, farkas=y, float_status=status)
+        return LPOutcome(status="unverified", x=None, farkas=None, float_status=status)
     if status == "Infeasible":
         ok, has, ray = h.getDualRay()
         if has:
@@ -236,10 +236,10 @@ def exact_feasibility(A: Sequence[Row], b: Sequence[object], n: int, *, _farkas:
             for den in (10**3, 10**6, 10**9, 10**12):
                 y = [Fraction(v / scale).limit_denominator(den) for v in yf]
                 if check_farkas(A, b, y, n):
-                    return LPOutcome("infeasible", None, y, status)
+                    return LPOutcome(status="infeasible", x=None, farkas=y, float_status=status)
         if _farkas:
             y = _farkas_lp(A, b, n)
             if y is not None:
-                return LPOutcome("infeasible", None, y, status)
-        return LPOutcome("unverified", None, None, status)
-    return LPOutcome("unverified", None, None, status)
+                return LPOutcome(status="infeasible", x=None, farkas=y, float_status=status)
+        return LPOutcome(status="unverified", x=None, farkas=None, float_status=status)
+    return LPOutcome(status="unverified", x=None, farkas=None, float_status=status)

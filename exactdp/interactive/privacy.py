@@ -28,7 +28,7 @@ from ..engines.results import EnclosedResult
 from ..errors import InvalidArgument
 from ..fdp import TradeOff, chain_rule, tradeoff_of, tradeoff_sup
 from ..links import implements
-from ..numbers import Enclosure, fraction_str, parse_choice, parse_delta, parse_exp_eps
+from ..numbers import Enclosure, Guarantee, fraction_str, parse_choice, parse_delta, parse_exp_eps
 from .adversary import Adversary, adversaries
 from .tree import InteractiveMechanism, Node
 
@@ -141,7 +141,7 @@ def least_t_pair(P: Sequence[Fraction], Q: Sequence[Fraction], delta: Fraction) 
     return t
 
 
-@dataclass(frozen=True, repr=False)
+@dataclass(frozen=True, kw_only=True, repr=False)
 class PrivLossResult(EnclosedResult):
     """``PrivLoss(M, delta)``: ``value`` encloses eps (exactly 0, or ``ln(exp_exact)``; ``inf``
     when no finite eps works); ``exp_exact`` is ``e^eps`` as a Fraction; ``adversary`` a worst
@@ -152,7 +152,10 @@ class PrivLossResult(EnclosedResult):
     delta: Fraction
     method: str
     adversary: Optional[Adversary]
-    guarantee: str = "exact"
+    guarantee: Guarantee = Guarantee.EXACT
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "guarantee", Guarantee(self.guarantee))  # a checked tier
 
     def to_dict(self, digits: int = 30) -> dict:
         """JSON-ready: ``{"eps": {...}, "exp_eps": "p/q" | null, "delta": "p/q", "method": ...}``.
@@ -224,7 +227,7 @@ def privacy_loss(mech: InteractiveMechanism, delta: object = 0, *, method: str =
                 worst = adv
             if t is None:
                 break
-    return PrivLossResult(_eps_of(t, digits), t, d, method, worst)
+    return PrivLossResult(value=_eps_of(t, digits), exp_exact=t, delta=d, method=method, adversary=worst)
 
 
 def delta_of(mech: InteractiveMechanism, *, exp_eps: object, method: str = "dp") -> Fraction:

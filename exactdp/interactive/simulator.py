@@ -194,7 +194,7 @@ def rr_simulator(mech: InteractiveMechanism, exp_eps: object = None) -> Interact
     return InteractiveMechanism(root, inputs=("0", "1"), name=f"T for {mech.name or 'M'} (RR, e^eps = {t})")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class SimulationResult:
     """``status``: ``"verified"`` (``T`` found and checked exactly), ``"infeasible"`` (an exact
     Farkas certificate proves that no ``T`` exists), or ``"unverified"`` (the float LP's answer
@@ -267,13 +267,13 @@ def find_simulator(mech: InteractiveMechanism, exp_eps: object, delta: object = 
             rhs.append(mprob[i][bb])
     out = exact_feasibility(A, rhs, C * H)
     if out.status != "feasible":
-        return SimulationResult(out.status, None, out, C * H, len(A))
+        return SimulationResult(status=out.status, T=None, lp=out, variables=C * H, constraints=len(A))
     x = out.x
     assert x is not None
     T_root = _rebuild(mech, x, H, C)  # T's conditionals, in the LP's traversal order
     T = InteractiveMechanism(T_root, inputs=inputs, name=f"T for {mech.name or 'M'} (LP)")
     ok = verify_simulation(mech, T, exp_eps, delta)
-    return SimulationResult("verified" if ok else "unverified", T if ok else None, out, C * H, len(A))
+    return SimulationResult(status="verified" if ok else "unverified", T=T if ok else None, lp=out, variables=C * H, constraints=len(A))
 
 
 def _rebuild(mech: InteractiveMechanism, x: list[Fraction], H: int, C: int) -> Node:

@@ -112,8 +112,6 @@ class Node:
         return "Node(halt)" if self.is_leaf else f"Node(queries={[k for k, _ in self.queries]})"
 
 
-LEAF = Node()
-
 
 def _check_node(node: Node, n_inputs: int, where: str) -> None:
     for q, answers in node.queries:

@@ -35,7 +35,7 @@ from .._backend import arb, workprec
 from ..errors import CostTooHigh, InvalidArgument, PrecisionError
 from ..events import Mechanism, as_composition
 from ..links import implements
-from ..numbers import MAXPREC, Enclosure, ExpNum, RatExp, digits_to_bits, fraction_str, refine
+from ..numbers import MAXPREC, Enclosure, ExpNum, RatExp, decide_sign, fraction_str, refine
 from ..numbers.fmt import arb_bounds, arb_of_fraction
 
 __all__ = [
@@ -100,7 +100,7 @@ def _value(ms: list[Mechanism], order: list[int], digits: int) -> Enclosure:
         e = Enclosure(max(lo, Fraction(0)), hi)
         return e if e.accurate(digits) else None
 
-    return refine(step, start=digits_to_bits(digits) + 16, maxprec=MAXPREC, what="Theorem 4.1 delta")
+    return refine(step, digits=digits, maxprec=MAXPREC, what="Theorem 4.1 delta")
 
 
 @implements("Vadhan-Wang Theorem 4.1", "Vadhan-Wang Theorem 1.4")
@@ -174,16 +174,8 @@ def _cmp_keys(a: Mechanism, b: Mechanism) -> int:
             with workprec(prec):
                 return arb_of_fraction(a.delta) * (wb.arb(prec) - 1) - arb_of_fraction(b.delta) * (wa.arb(prec) - 1)
 
-    def step(prec: int) -> Optional[int]:
-        v = val(prec)
-        if v > 0:
-            return 1
-        if v < 0:
-            return -1
-        return None
-
     try:
-        return refine(step, start=64, maxprec=MAXPREC, what="order of two mechanisms")
+        return decide_sign(val, maxprec=MAXPREC, what="order of two mechanisms")
     except PrecisionError:
         raise PrecisionError("the order key delta/(e^eps - 1) of two mechanisms could not be decided "
                              f"({a!r}, {b!r}) by {MAXPREC} bits") from None
@@ -246,7 +238,7 @@ def optimal_delta_at_sum(mechanisms: object) -> Fraction:
     return 1 - as_composition(mechanisms).delta_product
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class VWBound:
     """Theorem 4.1's delta in the given order and in the best order (``order``), the optimal
     delta at the same ``eps_g`` and ``eps_g`` itself. Enclosures throughout (exact when possible)."""
@@ -306,7 +298,7 @@ def _eps_sum(ms: list[Mechanism], digits: int) -> tuple[Enclosure, Optional[Frac
         e = Enclosure(lo, hi)
         return e if e.accurate(digits, floor=Fraction(1, 10 ** (2 * digits))) else None
 
-    return refine(step, start=digits_to_bits(digits) + 16, what="eps_g"), None
+    return refine(step, digits=digits, what="eps_g"), None
 
 
 def vw_bound(mechanisms: object, *, digits: int = 30) -> VWBound:
@@ -330,5 +322,5 @@ def vw_bound(mechanisms: object, *, digits: int = 30) -> VWBound:
     ms = _mechs(mechanisms)
     order = vw_best_order(ms)
     eps, t = _eps_sum(ms, digits)
-    return VWBound(eps, t, _value(ms, list(range(len(ms))), digits), _value(ms, order, digits), order,
-                   optimal_delta_at_sum(ms), len(ms))
+    return VWBound(eps_g=eps, exp_eps_g=t, given_order=_value(ms, list(range(len(ms))), digits), best_order=_value(ms, order, digits), order=order,
+                   optimal=optimal_delta_at_sum(ms), k=len(ms))

@@ -7,7 +7,8 @@ The bottom layer of exactdp (``docs/architecture.md``); it imports only
 * :mod:`.expnum` positive reals in exp-space (``w = e^eps``) known exactly:
   :class:`RatExp` ``q e^r``, :class:`Root` ``n^(1/D)``, :class:`Computable`; exact sign decisions.
 * :mod:`.enclosure` :class:`Enclosure`, the value type of every result.
-* :mod:`.precision` one digits-to-bits rule, one refinement loop, ``MAXPREC``.
+* :mod:`.guarantee` :class:`Guarantee`, the checked tier of every result.
+* :mod:`.precision` one digits-to-bits rule, one start rule, one refinement loop, ``decide_sign``, ``MAXPREC``.
 * :mod:`.fmt` exact ball endpoints and outward-rounded decimals.
 """
 
@@ -18,18 +19,21 @@ from typing import Any
 
 #: public name -> submodule (loaded on first use, so that :mod:`.parse` stays light)
 _EXPORTS = {
-    "Enclosure": "enclosure",
+    "Enclosure": "enclosure", "Guarantee": "guarantee", "TIERS": "guarantee",
     "ExpNum": "expnum", "RatExp": "expnum", "Root": "expnum", "Computable": "expnum", "log_sign_of_product": "expnum",
     "arb_bounds": "fmt", "arb_of_fraction": "fmt", "fraction_str": "fmt", "fraction_to_decimal": "fmt", "short_fraction": "fmt", "pow2_text": "fmt",
     "MAX_DECIMAL_EXPONENT": "parse", "MAX_NUMBER_DIGITS": "parse", "as_scalar": "parse", "parse_choice": "parse",
     "parse_delta": "parse", "parse_eps": "parse", "parse_exp_eps": "parse", "parse_int": "parse", "parse_list": "parse",
     "parse_positive": "parse", "parse_rational": "parse", "screen_text": "parse", "coprime_fraction": "parse",
     "GUARD_BITS": "precision", "MAXPREC": "precision", "accurate": "precision", "digits_to_bits": "precision",
-    "refine": "precision",
+    "refine": "precision", "start_prec": "precision", "decide_sign": "precision", "START_GUARD": "precision",
+    "DECISION_START": "precision",
 }
 
 __all__ = [
     "Enclosure",
+    "Guarantee",
+    "TIERS",
     "ExpNum",
     "RatExp",
     "Root",
@@ -58,6 +62,10 @@ __all__ = [
     "GUARD_BITS",
     "digits_to_bits",
     "refine",
+    "start_prec",
+    "decide_sign",
+    "START_GUARD",
+    "DECISION_START",
     "accurate",
 ]
 

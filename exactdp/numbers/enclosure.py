@@ -13,12 +13,15 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import Callable, Iterator, Optional, Union
+from typing import TYPE_CHECKING, Callable, Iterator, Optional, Union
 
-from .._backend import arb, fmpq, workprec
-from ..errors import InvalidArgument
+from .. import _backend as _b
+from ..errors import InvalidArgument, Undecided
 from .fmt import arb_bounds, fraction_str, fraction_to_decimal
-from .precision import MAXPREC, accurate, digits_to_bits, refine
+from .precision import MAXPREC, accurate, refine
+
+if TYPE_CHECKING:
+    from .._backend import arb
 
 __all__ = ["Enclosure", "End"]
 
@@ -45,7 +48,10 @@ class Enclosure:
 
     Guarantee: enclosure (the true value lies in ``[lower, upper]``); when
     ``exact`` is not None it *is* the value and ``lower == upper == exact``.
-    Immutable; ``lo, hi = e`` unpacks the ends.
+    Immutable; ``lo, hi = e`` unpacks the ends. ``<``, ``<=``, ``>``, ``>=`` and :meth:`sign`
+    answer about the true values only when the ends decide, and raise
+    :class:`~exactdp.errors.Undecided` otherwise (never a guess); ``==`` compares the
+    enclosures themselves (their ends), not the values.
 
     Raises:
         InvalidArgument: ``lower > upper``, a NaN end, or an ``exact`` outside the ends.
@@ -103,7 +109,7 @@ class Enclosure:
         return cls(lo, hi)
 
     @classmethod
-    def log_of(cls, fn: Callable[[int], arb], digits: int, *, start: Optional[int] = None,
+    def log_of(cls, fn: Callable[[int], arb], digits: int, *, extra: int = 0,
                maxprec: int = MAXPREC) -> "Enclosure":
         """``ln`` of the positive real enclosed by ``fn(prec)`` (an Arb ball at ``prec`` bits),
         to ``digits`` significant digits (relative), at rising precision.
@@ -116,14 +122,15 @@ class Enclosure:
         """
 
         def step(prec: int) -> Optional[Enclosure]:
-            with workprec(prec):
+            with _b.workprec(prec):
                 v = fn(prec).log()
                 if not v.is_finite():
                     return None
                 lo, hi = arb_bounds(v)
             return cls(lo, hi) if accurate(lo, hi, digits) else None
 
-        return refine(step, start=start or digits_to_bits(digits) + 12, maxprec=maxprec, what=f"log to {digits} digits")
+        # 4 bits below the rule: the inverse's eps enclosures come from here (certify's margins show their ends)
+        return refine(step, digits=digits, extra=extra - 4, maxprec=maxprec, what=f"log to {digits} digits")
 
     @classmethod
     def log_of_rational(cls, t: Fraction, digits: int) -> "Enclosure":
@@ -136,8 +143,8 @@ class Enclosure:
             raise InvalidArgument("t", "a positive rational", t)
         if t == 1:
             return cls.point(0)
-        q = fmpq(t.numerator, t.denominator)
-        return cls.log_of(lambda p: arb(q), digits)
+        q = _b.fmpq(t.numerator, t.denominator)
+        return cls.log_of(lambda p: _b.arb(q), digits)
 
     # -- queries ---------------------------------------------------------
     @property
@@ -183,6 +190,101 @@ class Enclosure:
         if isinstance(other, tuple) and len(other) == 2:
             return (self.lower, self.upper) == other
         return isinstance(other, Enclosure) and (self.lower, self.upper) == (other.lower, other.upper)
+
+    # -- decided comparisons (mpmath's mpi_lt, Arb's __richcmp__) --------------
+    def _other(self, other: object) -> Optional["Enclosure"]:
+        if isinstance(other, Enclosure):
+            return other
+        if isinstance(other, (int, Fraction, float)) and not isinstance(other, bool):
+            if isinstance(other, float) and math.isnan(other):
+                return None
+            return Enclosure.point(other) if not (isinstance(other, float) and math.isinf(other)) else \
+                Enclosure.infinity(1 if other > 0 else -1)
+        return None
+
+    def _undecided(self, op: str, other: "Enclosure") -> Undecided:
+        return Undecided(f"{self} {op} {other} is undecided: the enclosures overlap (refine them)")
+
+    def __lt__(self, other: object) -> bool:
+        """``self < other``, answered only when decided: True when every value of ``self`` is
+        below every value of ``other``, False when none is; otherwise :class:`Undecided`.
+
+        Guarantee: exact decision about the true values. ``other`` may be an enclosure or an
+        exact number (an int, Fraction, or a float taken as the binary number it is).
+
+        Raises:
+            Undecided: the enclosures overlap so that either answer is possible.
+
+        Examples:
+            >>> from fractions import Fraction
+            >>> Enclosure(Fraction(1, 3), Fraction(1, 2)) < 1, Enclosure.point(1) < Enclosure.point(1)
+            (True, False)
+            >>> Enclosure(0, 1) < Fraction(1, 2)
+            Traceback (most recent call last):
+            ...
+            exactdp.errors.Undecided: [0, 1] < 1/2 is undecided: the enclosures overlap (refine them)
+        """
+        o = self._other(other)
+        if o is None:
+            return NotImplemented
+        if self.upper < o.lower:
+            return True
+        if self.lower >= o.upper:
+            return False
+        raise self._undecided("<", o)
+
+    def __le__(self, other: object) -> bool:
+        """``self <= other``, answered only when decided (see :meth:`__lt__`). Guarantee: exact
+        decision. Raises: Undecided when the enclosures overlap so that either answer is possible."""
+        o = self._other(other)
+        if o is None:
+            return NotImplemented
+        if self.upper <= o.lower:
+            return True
+        if self.lower > o.upper:
+            return False
+        raise self._undecided("<=", o)
+
+    def __gt__(self, other: object) -> bool:
+        """``self > other``, answered only when decided (see :meth:`__lt__`). Guarantee: exact
+        decision. Raises: Undecided when the enclosures overlap so that either answer is possible."""
+        o = self._other(other)
+        if o is None:
+            return NotImplemented
+        if self.lower > o.upper:
+            return True
+        if self.upper <= o.lower:
+            return False
+        raise self._undecided(">", o)
+
+    def __ge__(self, other: object) -> bool:
+        """``self >= other``, answered only when decided (see :meth:`__lt__`). Guarantee: exact
+        decision. Raises: Undecided when the enclosures overlap so that either answer is possible."""
+        o = self._other(other)
+        if o is None:
+            return NotImplemented
+        if self.lower >= o.upper:
+            return True
+        if self.upper < o.lower:
+            return False
+        raise self._undecided(">=", o)
+
+    def sign(self) -> int:
+        """-1, 0 or +1: the sign of the value, answered only when decided (0 only for an exact 0).
+
+        Guarantee: exact decision. Raises: Undecided when the enclosure contains 0 and is not the point 0.
+
+        Examples:
+            >>> Enclosure(-2, -1).sign(), Enclosure.point(0).sign(), Enclosure.infinity().sign()
+            (-1, 0, 1)
+        """
+        if self.lower > 0:
+            return 1
+        if self.upper < 0:
+            return -1
+        if self.lower == self.upper == 0:
+            return 0
+        raise Undecided(f"the sign of {self} is undecided: the enclosure contains 0 (refine it)")
 
     def __hash__(self) -> int:
         return hash(self.exact) if self.exact is not None else hash((Enclosure, self.lower, self.upper))

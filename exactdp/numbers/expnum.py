@@ -24,18 +24,21 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import Callable, Iterable, Optional, Sequence
+from typing import TYPE_CHECKING, Callable, Iterable, Optional, Sequence
 
-from .._backend import arb, fmpq, workprec
+from .. import _backend as _b
 from ..errors import InvalidArgument, PrecisionError
 from .parse import parse_int, parse_rational
-from .precision import MAXPREC, refine
+from .precision import MAXPREC, decide_sign
+
+if TYPE_CHECKING:
+    from .._backend import arb, fmpq
 
 __all__ = ["ExpNum", "RatExp", "Root", "Computable", "log_sign_of_product"]
 
 
 def _fmpq(x: Fraction) -> fmpq:
-    return fmpq(x.numerator, x.denominator)
+    return _b.fmpq(x.numerator, x.denominator)
 
 
 def _ffloat(x: Fraction) -> float:
@@ -123,10 +126,10 @@ class RatExp(ExpNum):
         return cls(Fraction(w), Fraction(0))
 
     def arb(self, prec: int) -> arb:
-        with workprec(prec):
-            v = arb(_fmpq(self.q)) if self.q != 1 else arb(1)
+        with _b.workprec(prec):
+            v = _b.arb(_fmpq(self.q)) if self.q != 1 else _b.arb(1)
             if self.r:
-                v = v * arb(_fmpq(self.r)).exp()
+                v = v * _b.arb(_fmpq(self.r)).exp()
             return v
 
     def _logq(self) -> float:
@@ -177,8 +180,8 @@ class Root(ExpNum):
         self._fl: Optional[float] = None  # float log, computed once
 
     def arb(self, prec: int) -> arb:
-        with workprec(prec):
-            v = arb(_fmpq(self.n))
+        with _b.workprec(prec):
+            v = _b.arb(_fmpq(self.n))
             return v if self.D == 1 else v.root(self.D)
 
     def flog(self) -> float:
@@ -189,7 +192,7 @@ class Root(ExpNum):
     def exact(self) -> Optional[Fraction]:
         if self.D == 1:
             return self.n
-        from gmpy2 import iroot
+        from .._backend import iroot
 
         p, ok1 = iroot(self.n.numerator, self.D)
         q, ok2 = iroot(self.n.denominator, self.D)
@@ -227,13 +230,13 @@ class Computable(ExpNum):
     def __init__(self, fn: Callable[[int], arb], label: str = "computable"):
         self.fn = fn
         self.label = label
-        with workprec(64):
+        with _b.workprec(64):
             v = fn(64)
             # the log in Arb: float(v) overflows beyond 1.8e308 (e.g. e^720)
             self._flog = float(v.log().mid()) if v > 0 else (math.log(float(v.mid())) if float(v.mid()) > 0 else float("-inf"))
 
     def arb(self, prec: int) -> arb:
-        with workprec(prec):
+        with _b.workprec(prec):
             return self.fn(prec)
 
     def flog(self) -> float:
@@ -312,7 +315,7 @@ def log_sign_of_product(factors: Iterable[tuple[ExpNum, int]], *, maxprec: int =
 def _power_product_sign(alg: Sequence[tuple[Fraction, int, int]], limit_bits: Optional[int]) -> Optional[int]:
     """Sign of ``log prod (n^(1/D))^e``, exactly, through ``prod n^(e L/D)`` in integers;
     ``None`` once the integers would pass ``limit_bits``."""
-    from gmpy2 import mpz
+    from .._backend import mpz
 
     L = 1
     for _, D, _ in alg:
@@ -330,24 +333,15 @@ def _power_product_sign(alg: Sequence[tuple[Fraction, int, int]], limit_bits: Op
 
 
 def _log_product_arb(factors: Sequence[tuple[ExpNum, int]], prec: int) -> arb:
-    s = arb(0)
+    s = _b.arb(0)
     for x, e in factors:
         s += e * x.arb(prec).log()
     return s
 
 
 def _arb_sign(fn: Callable[[int], arb], maxprec: int, *, must: bool) -> Optional[int]:
-    def step(prec: int) -> Optional[int]:
-        with workprec(prec):
-            v = fn(prec)
-            if v > 0:
-                return 1
-            if v < 0:
-                return -1
-        return None
-
     try:
-        return refine(step, start=64, maxprec=maxprec, what="sign of a product")
+        return decide_sign(fn, maxprec=maxprec, what="sign of a product")
     except PrecisionError:
         if must:
             raise PrecisionError(f"sign undecided at maxprec={maxprec} bits (values differ by less than 2^-{maxprec})") from None

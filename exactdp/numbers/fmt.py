@@ -8,10 +8,14 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
-from .._backend import arb, current_prec, fmpq, fmpz
+from .. import _backend as _b
 from ..errors import PrecisionError
 from .parse import coprime_fraction
+
+if TYPE_CHECKING:
+    from .._backend import arb
 
 __all__ = ["arb_bounds", "arb_of_fraction", "fraction_str", "fraction_to_decimal", "pow2_text", "short_fraction"]
 
@@ -68,8 +72,8 @@ def arb_of_fraction(q: Fraction) -> arb:
     """
     n, d = q.numerator, q.denominator
     if n.bit_length() + d.bit_length() <= 4096:
-        return arb(fmpq(n, d))
-    keep = current_prec() + 32
+        return _b.arb(_b.fmpq(n, d))
+    keep = _b.current_prec() + 32
     return _arb_of_int(n, keep) / _arb_of_int(d, keep)
 
 
@@ -78,9 +82,9 @@ def _arb_of_int(n: int, keep: int) -> arb:
     ``[m, m + 1] 2^s`` for ``m = |n| >> s`` (a power of two is exact in Arb)."""
     s = abs(n).bit_length() - keep
     if s <= 0:
-        return arb(fmpz(n))
+        return _b.arb(_b.fmpz(n))
     m = abs(n) >> s
-    v = arb(fmpz(m), 1) * arb(2) ** s
+    v = _b.arb(_b.fmpz(m), 1) * _b.arb(2) ** s
     return -v if n < 0 else v
 
 
@@ -98,14 +102,14 @@ def _int_str(n: int) -> str:
     """Decimal digits of an integer of any size (``str(int)`` stops at 4300 digits)."""
     if n.bit_length() < 14000:
         return str(n)
-    from gmpy2 import mpz
+    from .._backend import mpz
 
     return str(mpz(n))
 
 
 def fraction_str(x: Fraction) -> str:
     """``"p/q"`` or ``"p"`` for an exact rational. Guarantee: exact. Raises: nothing."""
-    from gmpy2 import mpz  # str(mpz) has no digit limit (str(int) stops at 4300 digits)
+    from .._backend import mpz  # str(mpz) has no digit limit (str(int) stops at 4300 digits)
 
     p, q = str(mpz(x.numerator)), str(mpz(x.denominator))
     return p if q == "1" else f"{p}/{q}"
@@ -193,7 +197,7 @@ def _digits_by_balls(a: Fraction, digits: int, down: bool, e: int) -> tuple[int,
         A = arb_of_fraction(a)
         for _ in range(4):  # e from the bit lengths is within one of floor(log10 a)
             shift = digits - 1 - e
-            lo, hi = arb_bounds(A * arb(10) ** shift)
+            lo, hi = arb_bounds(A * _b.arb(10) ** shift)
             m = (lo.numerator // lo.denominator) if down else -((-hi.numerator) // hi.denominator)
             if m >= 10**digits:
                 e += 1

@@ -54,14 +54,23 @@ MAX_DECIMAL_EXPONENT = 100_000
 #: Longest number the command line accepts (its reports print every input exactly).
 MAX_NUMBER_DIGITS = 1000
 
-def coprime_fraction(numerator: int, denominator: int) -> Fraction:
+def coprime_fraction(numerator: object, denominator: object) -> Fraction:
     """``Fraction(numerator, denominator)`` for integers already in lowest terms with a
-    positive denominator (e.g. from a GMP rational), without the gcd that ``Fraction``
-    would run again (minutes at 10^7 bits). Guarantee: exact when the precondition holds
-    (the caller's); raises nothing."""
+    positive denominator (a GMP or FLINT rational's parts, a dyadic ``m / 2^e`` with ``m``
+    odd), without the gcd that ``Fraction`` would run again (quadratic: minutes at 10^7
+    bits). The parts may be ``int``, ``mpz`` or ``fmpz`` (converted by ``int``).
+
+    The one such helper of the library (Python 3.12 names it ``Fraction._from_coprime_ints``).
+
+    Guarantee: exact when the precondition holds (the caller's); raises nothing.
+
+    Examples:
+        >>> coprime_fraction(3, 8)
+        Fraction(3, 8)
+    """
     f = object.__new__(Fraction)
-    f._numerator = numerator  # type: ignore[attr-defined]
-    f._denominator = denominator  # type: ignore[attr-defined]
+    f._numerator = int(numerator)  # type: ignore[attr-defined]
+    f._denominator = int(denominator)  # type: ignore[attr-defined]
     return f
 
 
@@ -135,7 +144,7 @@ def _parse_text(s: str, name: str, expected: str) -> Fraction:
         if max(len(p), len(q)) < 4000:
             num, den = int(p), int(q)
         else:
-            from gmpy2 import mpz  # int() of text stops at 4300 digits
+            from .._backend import mpz  # int() of text stops at 4300 digits
 
             num, den = int(mpz(p)), int(mpz(q))
         if den == 0:

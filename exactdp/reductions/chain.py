@@ -24,8 +24,8 @@ from typing import Iterable, Optional, Union
 
 from .._backend import workprec
 from ..errors import CostTooHigh, InvalidArgument
-from ..numbers import Root, fraction_str
-from .problems import BRUTE_FORCE_MAX_K, IntPartition, LazyReal
+from ..numbers import MAXPREC, Root, fraction_str, pow2_text
+from .problems import BRUTE_FORCE_MAX_K, SUBSETS_PER_SECOND, IntPartition, LazyReal
 from .steps import (
     DEFAULT_MAX_PREC,
     STEPS,
@@ -40,7 +40,7 @@ from .steps import (
     solve_t_partition,
 )
 
-__all__ = ["ChainResult", "run_chain", "render_trace", "parse_as_printed", "MAX_PRODUCT_BITS"]
+__all__ = ["ChainResult", "run_chain", "render_trace", "parse_as_printed", "check_limits", "MAX_PRODUCT_BITS"]
 
 #: Largest ``prod z_i`` accepted, in bits. The thresholds of Lemmas 4.10-4.11 are
 #: radicals of up to ``(prod z_i)^3``, written exactly in the trace and the JSON
@@ -49,7 +49,7 @@ __all__ = ["ChainResult", "run_chain", "render_trace", "parse_as_printed", "MAX_
 MAX_PRODUCT_BITS = 4096
 
 
-@dataclass
+@dataclass(frozen=True, kw_only=True)
 class ChainResult:
     """The outcome of :func:`run_chain`; ``to_dict()`` is the ``--json`` output.
 
@@ -150,6 +150,44 @@ def _try_bf(fn, limit: int):
         return None, str(e)
 
 
+def check_limits(*, brute_force_limit: object = BRUTE_FORCE_MAX_K, max_prec: object = DEFAULT_MAX_PREC) -> None:
+    """Refuse a chain request whose bounds are out of range, before any work.
+
+    Guarantee: exact decision. Raises:
+        InvalidArgument: ``max_prec`` not an integer in ``[64, MAXPREC]``.
+        CostTooHigh: ``brute_force_limit`` above :data:`BRUTE_FORCE_MAX_K` (with the
+            estimate: 2^k subset products in memory and the seconds per count).
+
+    Examples:
+        >>> check_limits(brute_force_limit=22, max_prec=64)
+    """
+    if isinstance(max_prec, bool) or not isinstance(max_prec, int) or not 64 <= max_prec <= MAXPREC:
+        raise InvalidArgument("max_prec", f"an integer in [64, {MAXPREC}]", max_prec)
+    if isinstance(brute_force_limit, int) and brute_force_limit > BRUTE_FORCE_MAX_K:
+        k = brute_force_limit
+        subsets, secs = pow2_text(k), pow2_text(k, 1 / SUBSETS_PER_SECOND)
+        raise CostTooHigh(
+            "brute_force_limit",
+            f"brute force up to k = {k} is refused (range [1, {BRUTE_FORCE_MAX_K}]): 2^{k} = {subsets} subset "
+            f"products held in memory, about {secs} s per count; the chain itself "
+            "needs no brute force (--no-brute-force)",
+            estimate={"subsets": f"2^{k}", "seconds": secs}, limit=BRUTE_FORCE_MAX_K,
+            alternative="--no-brute-force",
+        )
+
+
+def _oracle_refused(e: CostTooHigh, k: int) -> CostTooHigh:
+    """The engine's refusal of the chain's OptComp oracle instance (k + 1 mechanisms), said of the chain."""
+    est = f"{e.estimate} per call" if e.estimate is not None else str(e)
+    return CostTooHigh(
+        "Z",
+        f"k = {k} is refused: the OptComp oracle calls on k + 1 = {k + 1} mechanisms would cost {est} "
+        "(OptComp is #P-hard, Murtagh-Vadhan Thm 1.6: that is the point of the chain); use fewer z_i "
+        "(docs/benchmarks.md: k <= 28 within about a minute)",
+        estimate=est, limit=e.limit, alternative="fewer z_i",
+    )
+
+
 def _check(name: str, holds: bool) -> dict:
     return {"claim": name, "holds": bool(holds)}
 
@@ -185,8 +223,9 @@ def run_chain(
     Raises:
         InvalidArgument: bad ``z`` (empty, not positive integers, ``prod z_i``
             of more than :data:`MAX_PRODUCT_BITS` bits), bad ``c``, bad
-            ``as_printed``; CostTooHigh when OptComp itself would explode (the
-            engine's estimate).
+            ``as_printed``, ``max_prec`` outside ``[64, MAXPREC]``.
+        CostTooHigh: ``brute_force_limit`` above :data:`BRUTE_FORCE_MAX_K`, or the
+            OptComp oracle instance refused by the engine (parameter ``Z``, with its estimate).
         PrecisionError: no certified count by ``max_prec`` bits.
 
     Examples:
@@ -199,6 +238,9 @@ def run_chain(
     References: Murtagh-Vadhan Lemmas 4.9-4.11, Theorem 1.6; docs/reductions.md.
     """
     inst = IntPartition(z)
+    cq = chain_bound(c)
+    steps_printed = parse_as_printed(as_printed)
+    check_limits(brute_force_limit=brute_force_limit, max_prec=max_prec)
     bits = inst.product().bit_length()
     if bits > MAX_PRODUCT_BITS:
         raise InvalidArgument(
@@ -206,8 +248,6 @@ def run_chain(
             f"positive integers with prod z_i < 2^{MAX_PRODUCT_BITS} (the trace writes radicals of (prod z_i)^3 exactly)",
             f"prod z_i of {bits} bits",
         )
-    cq = chain_bound(c)
-    steps_printed = parse_as_printed(as_printed)
     tr = Trace()
     counter = {"calls": 0, "evals": 0}
 
@@ -227,6 +267,8 @@ def run_chain(
         count = solve_int_partition(inst, p_oracle, c=Root(cq, 2), as_printed=steps_printed, trace=tr)
     except ReductionFailure as e:
         failure = str(e)
+    except CostTooHigh as e:
+        raise _oracle_refused(e, len(inst.z)) from None
     bf, note = (None, None)
     if check:
         bf, note = _try_bf(inst.count_brute_force, brute_force_limit)

@@ -60,7 +60,7 @@ SUM_PARTITION_MAX_K = 18
 #: Measured orders of magnitude (subsets per second, 2 shared cores, k = 16,
 #: D = 130): integer counts 6.6e6, #T-PARTITION 5.2e5, #SUM-PARTITION at 250
 #: bits 3.6e5; rounded down for the estimates printed with a refusal.
-_SUBSETS_PER_SECOND = 5.0e6
+SUBSETS_PER_SECOND = 5.0e6
 _REAL_SUBSETS_PER_SECOND = 2.5e5
 
 
@@ -93,7 +93,7 @@ def _root_at_most_e(n: int, D: int) -> bool:
             d = arb(n).log() - D
             return True if d < 0 else False if d > 0 else None
 
-    return refine(step, start=64, what=f"whether {n}^(1/{D}) <= e")
+    return refine(step, what=f"whether {n}^(1/{D}) <= e")
 
 
 def _check_roots(D: int, ns: tuple[int, ...]) -> None:
@@ -107,7 +107,7 @@ def _check_roots(D: int, ns: tuple[int, ...]) -> None:
             )
 
 
-def _check_size(k: int, limit: object, rate: float = _SUBSETS_PER_SECOND) -> None:
+def _check_size(k: int, limit: object, rate: float = SUBSETS_PER_SECOND) -> None:
     if isinstance(limit, bool) or not isinstance(limit, int) or limit < 0:
         raise InvalidArgument("limit", "an integer >= 0 (the largest k brute-forced)", limit)
     if k > limit:
@@ -401,7 +401,7 @@ def _greater_than_one(r: ExpNum) -> Optional[bool]:
             return True if v > 0 else False if (v < 0 or v.is_zero()) else None
 
     try:
-        return refine(step, start=64, maxprec=4096, what="r > 1")
+        return refine(step, maxprec=4096, what="r > 1")
     except PrecisionError:
         return None  # undecided: the caller says so
 

@@ -29,11 +29,9 @@ import math
 from fractions import Fraction
 from typing import Iterable, Optional, Union
 
-from gmpy2 import iroot
-
-from .._backend import arb, fmpq, workprec
+from .._backend import arb, fmpq, iroot, workprec
 from ..errors import InvalidArgument
-from ..numbers import MAXPREC, arb_bounds, fraction_to_decimal, refine
+from ..numbers import MAXPREC, arb_bounds, decide_sign, fraction_to_decimal
 
 __all__ = ["RadicalSum", "as_radical_sum"]
 
@@ -248,14 +246,13 @@ class RadicalSum:
             return 1
         if all(q < 0 for _, _, q in terms):
             return -1
-        def step(prec: int) -> Optional[int]:
-            with workprec(prec):
-                v = arb(0)
-                for a, n, q in terms:
-                    v += arb(fmpq(q.numerator, q.denominator)) * _arb_root(a, n)
-                return 1 if v > 0 else -1 if v < 0 else None
+        def ball(prec: int) -> arb:
+            v = arb(0)
+            for a, n, q in terms:
+                v += arb(fmpq(q.numerator, q.denominator)) * _arb_root(a, n)
+            return v
 
-        return refine(step, start=64, maxprec=maxprec, what="the sign of a nonzero sum of radicals")
+        return decide_sign(ball, maxprec=maxprec, what="the sign of a nonzero sum of radicals")
 
     def _cmp(self, other: Number) -> int:
         return (self - as_radical_sum(other)).sign()

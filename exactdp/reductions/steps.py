@@ -128,7 +128,7 @@ def _parse_bound(c: object) -> tuple[Fraction, int]:
             d = arb(fmpq(base.numerator, base.denominator)).log() - m
             return True if d < 0 else False if d > 0 else None
 
-    if not refine(step, start=64, what="whether c <= e"):
+    if not refine(step, what="whether c <= e"):
         raise InvalidArgument(
             "c",
             "a bound in (1, e] here, so that every w_i lies in [1, e] (Murtagh-Vadhan Definition 4.6)",
@@ -404,7 +404,7 @@ def _locate_j(z: RadicalSum, N: int, D: int) -> tuple[int, bool, int]:
                 return m, True, prec
             return (m, False, prec) if s < 0 else (m - 1, False, prec)
 
-    return refine(step, start=64 + 2 * N.bit_length(), what="floor(j)")
+    return refine(step, extra=2 * N.bit_length(), what="floor(j)")
 
 
 def _r_computable(z: RadicalSum, N: int, D: int, label: str) -> Computable:
@@ -569,8 +569,8 @@ def solve_t_partition(
                 A = S1 + r1 * B
                 return A - B, A, B
 
-            sigT, AT, BT = solve2(S[0], S[1], R[0], R[1])
-            sigc, Ac, Bc = solve2(S[2], S[3], R[2], R[3])
+            sigT, _, _ = solve2(S[0], S[1], R[0], R[1])
+            sigc, _, _ = solve2(S[2], S[3], R[2], R[3])
             cnt = (sigT - sigc) / T.arb(p)
             done = False
             if cnt.is_finite():

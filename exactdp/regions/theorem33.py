@@ -152,7 +152,7 @@ def homogeneous_tradeoff(eps: object = None, delta: object = 0, *, exp_eps: obje
     return TradeOff._exact(pts, f"KOV Section 6 mechanism, k = {k}", digits)  # simplified: w = 1 makes it straight
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Theorem33Check:
     """The outcome of :func:`check_theorem33`.
 
@@ -191,18 +191,18 @@ def check_theorem33(eps: object = None, delta: object = 0, *, exp_eps: object = 
     if curve is None:
         curve = composition_region(_repeat(m, k), digits=digits)
     if thm.is_exact and curve.is_exact:
-        return Theorem33Check(thm == curve, "exact: rational vertices compared", thm, curve)
+        return Theorem33Check(equal=thm == curve, how="exact: rational vertices compared", theorem=thm, curve=curve)
     own = PrivacyRegion(homogeneous_tradeoff(eps, delta, exp_eps=exp_eps, k=k, digits=digits))
     if not thm == own:
-        return Theorem33Check(False, "exact in Q(e^eps): differs from KOV's achieving construction", thm, curve)
+        return Theorem33Check(equal=False, how="exact in Q(e^eps): differs from KOV's achieving construction", theorem=thm, curve=curve)
     tv = thm.symbolic_vertices()
     cv = curve.vertices
     if len(tv) != len(cv):
-        return Theorem33Check(False, f"{len(tv)} vertices against the curve's {len(cv)}", thm, curve)
+        return Theorem33Check(equal=False, how=f"{len(tv)} vertices against the curve's {len(cv)}", theorem=thm, curve=curve)
     inside = all(ea.lower <= a <= ea.upper and eb.lower <= b <= eb.upper for (a, b), (ea, eb) in zip(tv, cv))
     how = ("exact in Q(e^eps): equal to KOV's achieving construction, and every vertex inside the "
            "profile curve's certified enclosure")
-    return Theorem33Check(inside, how if inside else "a vertex outside the profile curve's enclosure", thm, curve)
+    return Theorem33Check(equal=inside, how=how if inside else "a vertex outside the profile curve's enclosure", theorem=thm, curve=curve)
 
 
 def _repeat(m: Mechanism, k: int):

@@ -28,7 +28,7 @@ from .._backend import arb, workprec
 from ..engines.results import EnclosedResult
 from ..errors import InvalidArgument
 from ..links import implements
-from ..numbers import MAXPREC, Enclosure, ExpNum, digits_to_bits, fraction_str, parse_rational, refine
+from ..numbers import MAXPREC, Enclosure, ExpNum, Guarantee, fraction_str, parse_rational, refine
 from ..numbers.fmt import arb_bounds, arb_of_fraction
 
 __all__ = [
@@ -54,7 +54,7 @@ def parse_alpha(alpha: object, name: str = "alpha") -> Fraction:
 
 
 def _iroot(n: int, d: int) -> Optional[int]:
-    from gmpy2 import iroot
+    from .._backend import iroot
 
     r, exact = iroot(n, d)
     return int(r) if exact else None
@@ -79,7 +79,7 @@ def rational_power(x: Fraction, a: Fraction) -> Optional[Fraction]:
 
 
 
-@dataclass(frozen=True, repr=False)
+@dataclass(frozen=True, kw_only=True, repr=False)
 class RenyiResult(EnclosedResult):
     """``D_alpha``: ``value`` encloses it (``inf`` when infinite); ``exp_exact`` is
     ``E = e^{(alpha - 1) D}`` as a Fraction when rational (then the value is ``ln(E)/(alpha - 1)``)."""
@@ -87,7 +87,10 @@ class RenyiResult(EnclosedResult):
     value: Enclosure
     exp_exact: Optional[Fraction]
     alpha: Fraction
-    guarantee: str
+    guarantee: Guarantee
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "guarantee", Guarantee(self.guarantee))  # a checked tier
 
     def to_dict(self, digits: int = 30) -> dict:
         """``{"exact", "lower", "upper", "exp_exact", "alpha"}`` (``exact``: ``"log(E)/(alpha-1)"``
@@ -105,12 +108,12 @@ def result_from(alpha: Fraction, digits: int, *, exact: Optional[Fraction] = Non
     """A :class:`RenyiResult` from an exact ``E``, or from ``ball(prec)`` enclosing ``E`` (refined
     to ``digits``), or infinite. Guarantee: exact / enclosure. Raises: PrecisionError."""
     if infinite:
-        return RenyiResult(Enclosure.infinity(), None, alpha, "exact")
+        return RenyiResult(value=Enclosure.infinity(), exp_exact=None, alpha=alpha, guarantee=Guarantee.EXACT)
     if exact is not None:
         if exact == 1:
-            return RenyiResult(Enclosure.point(0), exact, alpha, "exact")
+            return RenyiResult(value=Enclosure.point(0), exp_exact=exact, alpha=alpha, guarantee=Guarantee.EXACT)
         e = Enclosure.log_of_rational(exact, digits + 1)
-        return RenyiResult(Enclosure(e.lower / (alpha - 1), e.upper / (alpha - 1)), exact, alpha, "exact")
+        return RenyiResult(value=Enclosure(e.lower / (alpha - 1), e.upper / (alpha - 1)), exp_exact=exact, alpha=alpha, guarantee=Guarantee.EXACT)
     assert ball is not None
     am1 = alpha - 1
 
@@ -126,8 +129,8 @@ def result_from(alpha: Fraction, digits: int, *, exact: Optional[Fraction] = Non
         enc = Enclosure(max(lo, Fraction(0)) if hi >= 0 else lo, hi)
         return enc if enc.accurate(digits, floor=Fraction(1, 10 ** (2 * digits))) else None
 
-    return RenyiResult(refine(step, start=digits_to_bits(digits) + 16, maxprec=MAXPREC, what="Renyi divergence"),
-                       None, alpha, "enclosure")
+    return RenyiResult(value=refine(step, digits=digits, maxprec=MAXPREC, what="Renyi divergence"),
+                       exp_exact=None, alpha=alpha, guarantee=Guarantee.ENCLOSURE)
 
 
 @implements("Vadhan-Zhang Definition 5.2", "Vadhan-Zhang Definition 2.3")

@@ -16,7 +16,7 @@ the sum of the components': :func:`renyi_concurrent` computes both sides.
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Optional, Sequence, Union
+from typing import Optional, Sequence
 
 from .._backend import arb, workprec
 from ..errors import InvalidArgument
@@ -24,12 +24,11 @@ from ..interactive.adversary import adversaries
 from ..interactive.concurrent import concurrent
 from ..interactive.tree import InteractiveMechanism, Node
 from ..links import implements
-from ..numbers import arb_of_fraction, parse_choice
+from ..numbers import Guarantee, arb_of_fraction, parse_choice
 from .divergence import RenyiResult, parse_alpha, rational_power, result_from
 
 __all__ = ["renyi_interactive", "renyi_concurrent"]
 
-Val = Union[Fraction, None]  # None: infinite
 
 
 def _term(p: Fraction, q: Fraction, a: Fraction) -> Optional[Fraction]:
@@ -168,8 +167,8 @@ def renyi_interactive(mech: InteractiveMechanism, alpha: object, *, method: str 
             return r1
         if r2.value.lower >= r1.value.upper:
             return r2
-        return RenyiResult(type(r1.value)(max(r1.value.lower, r2.value.lower), max(r1.value.upper, r2.value.upper)),
-                           None, a, "enclosure")
+        return RenyiResult(value=type(r1.value)(max(r1.value.lower, r2.value.lower), max(r1.value.upper, r2.value.upper)),
+                           exp_exact=None, alpha=a, guarantee=Guarantee.ENCLOSURE)
     if method == "enumerate":
         return _enumerate(mech, a, digits)
     if _infinite(mech):

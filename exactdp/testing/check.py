@@ -202,7 +202,7 @@ def optimum(case: Case, digits: int = 20) -> Enclosure:
 # verdicts
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Verdict:
     """The verdict on one answer.
 
@@ -331,14 +331,14 @@ def decide(case: Case, answer: object, *, digits: int = 20, max_digits: int = 32
     try:
         a = exact_answer(answer)
     except InvalidArgument as e:
-        return Verdict(case, "error", answer, None, None, None, None, digits, seconds, f"not a number: {e}")
+        return Verdict(case=case, status="error", answer=answer, answer_exact=None, optimum=None, margin=None, excess=None, digits=digits, seconds=seconds, reason=f"not a number: {e}")
     d = digits
     while True:
         try:
             opt = optimum(case, d)
         except (ExactDPError, ArithmeticError) as e:
-            return Verdict(case, "undecided", answer, a, None, None, None, d, seconds,
-                           f"the optimum could not be computed: {type(e).__name__}: {e}")
+            return Verdict(case=case, status="undecided", answer=answer, answer_exact=a, optimum=None, margin=None, excess=None, digits=d, seconds=seconds,
+                           reason=f"the optimum could not be computed: {type(e).__name__}: {e}")
         status = _compare(a, opt)
         if status is not None or d >= max_digits:
             break
@@ -348,7 +348,7 @@ def decide(case: Case, answer: object, *, digits: int = 20, max_digits: int = 32
     if status is None:
         status = "undecided"
         reason = f"the answer lies inside the optimum's enclosure at {d} digits"
-    return Verdict(case, status, answer, a, opt, margin, _excess(a, opt), d, seconds, reason)
+    return Verdict(case=case, status=status, answer=answer, answer_exact=a, optimum=opt, margin=margin, excess=_excess(a, opt), digits=d, seconds=seconds, reason=reason)
 
 
 def _compare(a: End, opt: Enclosure) -> Optional[str]:
@@ -386,7 +386,7 @@ def _excess(a: End, opt: Enclosure) -> Optional[float]:
 # the report
 
 
-@dataclass
+@dataclass(frozen=True, kw_only=True)
 class AccountantReport:
     """The verdicts of :func:`check_accountant`, with the lists a test needs.
 
@@ -535,7 +535,7 @@ def check_accountant(accountant: Callable[[Composition, Fraction], object], case
         from .standard import standard_cases
 
         cases = standard_cases(direction)
-    report = AccountantReport(direction, name=name or getattr(accountant, "__name__", None) or type(accountant).__name__)
+    report = AccountantReport(direction=direction, name=name or getattr(accountant, "__name__", None) or type(accountant).__name__)
     for i, c in enumerate(cases):
         if isinstance(c, Case):
             if c.direction != direction:
@@ -550,8 +550,8 @@ def check_accountant(accountant: Callable[[Composition, Fraction], object], case
             ans = accountant(case.composition, case.query)
         except Exception as e:  # the peer's failure is a finding, not ours
             dt = time.perf_counter() - t0
-            report.verdicts.append(Verdict(case, "error", None, None, None, None, None, digits, dt,
-                                           f"the accountant raised {type(e).__name__}: {str(e)[:200]}"))
+            report.verdicts.append(Verdict(case=case, status="error", answer=None, answer_exact=None, optimum=None, margin=None, excess=None, digits=digits, seconds=dt,
+                                           reason=f"the accountant raised {type(e).__name__}: {str(e)[:200]}"))
             continue
         dt = time.perf_counter() - t0
         report.verdicts.append(decide(case, ans, digits=digits, max_digits=max_digits, seconds=dt))
@@ -605,7 +605,7 @@ def assert_sound(accountant: Union[Callable, AccountantReport], cases: Optional[
         return rep
     lines = [f"{rep.name}: " + "; ".join(problems), rep.table(bad)] if bad else [f"{rep.name}: " + "; ".join(problems)]
     if too_loose:
-        loose_rep = AccountantReport(rep.direction, too_loose, rep.name)
+        loose_rep = AccountantReport(direction=rep.direction, verdicts=too_loose, name=rep.name)
         lines.append(loose_rep.table())
     repro = [v.reproduction() for v in rep.unsound if v.reproduction()]
     if repro:

@@ -52,7 +52,7 @@ def _wrong_renyi_concurrent(mechanisms, alpha, **kw):
 def _wrong_find_simulator(mech, exp_eps, delta=0):
     from exactdp.interactive.simulator import SimulationResult
 
-    return SimulationResult("infeasible", None, None, 0, 0)
+    return SimulationResult(status="infeasible", T=None, lp=None, variables=0, constraints=0)
 
 
 def _wrong_hockey_delta(self, eps=None, *, exp_eps=None, digits=None):

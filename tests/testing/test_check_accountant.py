@@ -294,5 +294,5 @@ def test_float_groups_and_report_text():
         for e, d, n in float_groups(c.composition):
             assert F(e) in {m.eps for m, _ in c.composition.groups()}
         assert F(float(c.query)) == c.query
-    r = AccountantReport("epsilon", name="x")
+    r = AccountantReport(direction="epsilon", name="x")
     assert str(r) == "x: 0 cases (epsilon): 0 sound, 0 unsound, 0 undecided, 0 errors" and r.ok
