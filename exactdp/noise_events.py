@@ -39,7 +39,6 @@ __all__ = [
     "RandomizedResponse",
     "PoissonSampled",
     "Composed",
-    "Event",
     "event_from_json",
     "as_event",
     "MAX_COUNT",

@@ -33,7 +33,9 @@ OUT = ROOT / "docs" / "reference"
 #: (package, page title, one line on what it is for), in the order of the layers (docs/architecture.md).
 PACKAGES = [
     ("exactdp.events", "Mechanisms and compositions", "Immutable mechanisms and compositions with exact fields; k copies are a count."),
+    ("exactdp.noise_events", "Gaussian, Laplace and subsampled events", "Events for DP-SGD and noise mechanisms, composed with counts; versioned JSON."),
     ("exactdp.engines", "Engines: OptComp and delta_g", "Murtagh-Vadhan Theorem 1.5, exact, certified or in floating point."),
+    ("exactdp.accounting", "Certified accounting (DP-SGD)", "Two-sided certified epsilon(delta) and delta(eps) of Gaussian, Laplace and Poisson-subsampled compositions."),
     ("exactdp.profile", "Privacy profile and trade-off curve", "delta(eps), eps(delta) and the exact trade-off function of a composition."),
     ("exactdp.certify", "Certifying a claim", "Decide rigorously whether a composition is (eps, delta)-DP."),
     ("exactdp.approx", "Approximation (Theorem 1.7)", "The polynomial-time approximation with a certified guarantee, and rigorous bounds."),

@@ -16,12 +16,11 @@ from typing import Callable, Optional
 
 from ..errors import CostTooHigh, InvalidArgument
 from ..events import Composition, Mechanism
-from ..links import implements
 from ..noise_events import Composed, Event, PoissonSampled, RandomizedResponse, as_event
-from ..numbers import Enclosure, parse_choice, parse_delta, parse_eps, parse_int, parse_rational
+from ..numbers import Enclosure, parse_choice, parse_delta, parse_eps, parse_int
 from ..numbers.precision import accurate
-from .laws import law_of
 from .lattice import LatticePLD, compose, delta_bound, discretise, epsilon_bound, power, window
+from .laws import law_of
 
 __all__ = ["Accountant", "RELATIONS", "AccountingResult", "MAX_DIGITS", "MAX_POINTS"]
 

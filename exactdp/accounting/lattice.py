@@ -190,7 +190,6 @@ def discretise(law: LossLaw, h: Fraction, F: int, tail_mass: float, prec: int) -
     n = ib - ia + 1
     up = [0] * n
     inf_up = 0
-    hf = float(h)
     with workprec(prec):
         hb = _ball_i(1, h)
         denom = -((-hb).expm1())  # 1 - e^-h

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import Optional
 
 from .._backend import arb, workprec
 from ..errors import InvalidArgument, PrecisionError

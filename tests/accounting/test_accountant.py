@@ -5,7 +5,6 @@ every enclosure must have (containment, monotonicity, nesting across refinements
 
 from __future__ import annotations
 
-import math
 import random
 import sys
 from fractions import Fraction as F
@@ -14,7 +13,17 @@ from pathlib import Path
 import mpmath as mp
 import pytest
 
-from exactdp import Accountant, Gaussian, Laplace, Mechanism, PoissonSampled, RandomizedResponse, composed_delta, mechanisms, optcomp
+from exactdp import (
+    Accountant,
+    Gaussian,
+    Laplace,
+    Mechanism,
+    PoissonSampled,
+    RandomizedResponse,
+    composed_delta,
+    mechanisms,
+    optcomp,
+)
 from exactdp.errors import CostTooHigh, InvalidArgument
 from exactdp.noise_events import Composed
 
