@@ -54,12 +54,24 @@ clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis site
 
 # every figure under docs/figures/ (matplotlib: the `plot` extra)
-figures: figures-regions figures-interactive figures-gdp figures-guides
+figures: figures-regions figures-interactive figures-gdp figures-guides figures-accounting
 
 # docs/figures/guide-*.png (docs/guides/optcomp.md, calibrate.md)
 figures-guides: $(STAMP)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[plot]'
 	$(BIN)/python docs/figures/make_guides.py
+
+# docs/figures/accounting-peers.png (docs/guides/dpsgd.md), from the answers and timings that
+# benchmarks/bench_accounting.py last wrote to docs/figures/accounting-peers.json
+.PHONY: figures-accounting bench-accounting
+figures-accounting: $(STAMP)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[plot]'
+	$(BIN)/python docs/figures/make_accounting.py
+
+# the certified DP-SGD accountant against the float accountants (docs/benchmarks.md, section accounting)
+bench-accounting: $(STAMP)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[peers]'
+	$(BIN)/python benchmarks/bench_accounting.py
 
 # docs/figures/gdp-tradeoff.png (docs/gdp.md)
 figures-gdp: $(STAMP)
