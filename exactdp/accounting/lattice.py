@@ -1,26 +1,26 @@
 """Certified lattice privacy-loss distributions: the two discretisations, composition in
 fixed point with directed rounding, and the two queries.
 
-A :class:`LatticePLD` holds non-negative integers ``c_n`` (units of ``2^-F``) at the losses
-``(off + n) h`` of a dyadic lattice, a ``P``-mass at ``+inf`` and a shift. It is one of two
-kinds (``upper``):
+A :class:`LatticePLD` holds non-negative integers ``c_n`` (units of ``2^-F``) of ``P``-mass at
+the losses ``(off + n) h`` of a lattice of step ``h``, and a ``P``-mass at ``+inf``. It is one
+of two kinds (``upper``):
 
 * **upper** (Accounting Lemma 7, connect-the-dots): each lattice interval's masses are split
   between its two ends so that the discrete pair dominates the true one; masses rounded up;
   mass above the window sent to ``+inf``, mass below it moved up to its first point
   (Accounting Lemma 9). Its ``delta(eps)`` is an upper bound on the true one.
-* **lower** (Accounting Lemma 8): bins centred on the lattice points (a post-processing of the
-  true pair, hence dominated by it); each bin's own loss ``ln(P(B)/Q(B))`` is at least its
-  lattice point minus ``tau`` (or it goes one point down); masses rounded down, mass outside
-  the window dropped. Its ``delta(eps)`` evaluated at ``eps + shift`` (``shift`` the sum of the
-  ``tau``) is a lower bound on the true one.
+* **lower** (Accounting Lemma 8): the loss line is cut into bins, a post-processing of the
+  true pair and hence dominated by it; each bin's own loss ``ln(P(B)/Q(B))`` is put at a
+  lattice point certainly at or below it; the bins are chosen (in floats) so that this loss
+  sits just above a lattice point, which makes the bound second order in ``h``; masses
+  rounded down, mass outside the window dropped. Its ``delta(eps)`` is a lower bound.
 
 By Accounting Lemma 1, ``delta(eps) = P{L = inf} + sum_n c_n 2^-F (1 - e^{eps - L_n})_+`` is
 increasing in every mass and every loss, and a product of pairs composes by adding losses,
 so the products of the upper (lower) PLDs, with their rounding and cuts, stay upper (lower).
 Products are FLINT ``fmpz_poly`` products of exact integers; only the rounding back to ``F``
-bits is directed. Nothing here is a float except the choice of windows, bins and ``tau``
-(which affects the width, never the validity) and the float search that proposes an epsilon
+bits is directed. Nothing here is a float except the choice of windows, bins and cuts (which
+affects the width, never the validity) and the float search that proposes an epsilon
 (which is then decided in balls).
 """
 
@@ -52,7 +52,6 @@ class LatticePLD:
     F: int
     h: Fraction
     upper: bool
-    shift: Fraction = Fraction(0)
 
     @property
     def one(self) -> int:
@@ -436,7 +435,7 @@ def compose(a: LatticePLD, b: LatticePLD, budget: int) -> LatticePLD:
     else:
         poly = prod // one
         inf = cross // one
-    out = LatticePLD(poly, a.off + b.off, inf, a.F, a.h, a.upper, a.shift + b.shift)
+    out = LatticePLD(poly, a.off + b.off, inf, a.F, a.h, a.upper)
     return _cut(out, budget)
 
 
@@ -461,10 +460,10 @@ def power(d: LatticePLD, k: int, budget: int, progress=None) -> LatticePLD:
 
 @implements("Accounting Lemma 1")
 def delta_bound(d: LatticePLD, eps: Fraction, prec: int) -> arb:
-    """A ball containing ``delta(eps)`` of the lattice PLD ``d`` (for a lower PLD, at ``eps + shift``):
+    """A ball containing ``delta(eps)`` of the lattice PLD ``d``:
     its upper end bounds the true delta from above when ``d.upper``, its lower end from below
     otherwise."""
-    e = Fraction(eps) + d.shift
+    e = Fraction(eps)
     h = d.h
     n0 = max(0, math.floor(e / h) - d.off + 1)  # first n with (off + n) h > e
     with workprec(prec):
@@ -485,7 +484,7 @@ def _float_view(d: LatticePLD):
     cs = d.poly.coeffs()
     scale = 2.0 ** -d.F
     hf = float(d.h)
-    Ls = [(d.off + n) * hf - float(d.shift) for n in range(len(cs))]
+    Ls = [(d.off + n) * hf for n in range(len(cs))]
     ms = [float(c) * scale for c in cs]
     return Ls, ms, d.inf * scale
 
