@@ -29,10 +29,10 @@ from typing import Optional
 from .._backend import workprec
 from ..errors import CostTooHigh, NotExact, PrecisionError
 from ..numbers import MAXPREC, Enclosure, ExpNum, arb_bounds, arb_of_fraction, digits_to_bits, log_sign_of_product
-from .base import Prepared, Target
+from .base import Prepared
 from .costs import EVALS_DELTA, EVALS_OPTCOMP, MAX_SUM_EPS, Estimate, check_estimate
 from .fields import ArbField, ExactField, FloatField
-from .inverse import Inverse, eps_at_W, invert_certified, invert_exact, invert_float
+from .inverse import Inverse, Target, eps_at_W, invert_certified, invert_exact, invert_float
 from .results import DeltaResult, EpsResult
 
 __all__ = ["Engine", "ExactEngine", "CertifiedEngine", "FloatEngine", "ENGINE_TIERS"]
