@@ -26,6 +26,10 @@ __all__ = ["METHODS", "choose_structure", "detect_lattice", "detect_lattice_grou
 #: Evaluations by which ``auto`` ranks the kernels: the build is paid once, a delta_g evaluates
 #: once or twice, an OptComp several times.
 RANK_EVALS = 4
+#: Estimates within this many seconds of the fastest are a tie, won by the kernel the registry
+#: lists first (the simpler one): below it the estimates do not tell the kernels apart (every
+#: kernel answers a small composition in 1-2 ms, ``benchmarks/bench_auto.py``).
+RANK_TIE_SECONDS = 5e-3
 
 
 def estimate_method(method: str, groups: Groups, lat=None, *, kind: str = "arb", prec: int = 128):
@@ -45,9 +49,11 @@ def _fits(est: Estimate, limits: tuple[float, float]) -> bool:
 
 
 def auto_kernel(req: Request) -> Kernel:
-    """The kernel ``auto`` takes for ``req``: the fastest estimate within the limits, in the
-    arithmetic auto will use: exact rationals when every value is rational and some kernel fits
-    so, else balls (the engines fall back the same way).
+    """The kernel ``auto`` takes for ``req``: the fastest estimate within the limits (build, then
+    :data:`RANK_EVALS` evaluations, plus the float search's evaluations for a kernel without a
+    float model; ties within :data:`RANK_TIE_SECONDS` to the first listed), in the arithmetic
+    auto will use: exact rationals when every value is rational and some kernel fits so, else
+    balls (the engines fall back the same way).
 
     Guarantee: exact (a decision on the estimates). Raises: CostTooHigh when no kernel fits.
     """
@@ -63,9 +69,12 @@ def auto_kernel(req: Request) -> Kernel:
             tot = b.then(e, EVALS_DELTA)
             seen.append((kern.name, tot))
             if _fits(tot, limits):
-                cands.append((b.then(e, RANK_EVALS).seconds, kern))
+                # an OptComp's float search costs the kernels without a float model evaluations in balls
+                evals = RANK_EVALS + (kern.locate_evals if kind == "arb" else 0)
+                cands.append((b.then(e, evals).seconds, kern))
         if cands:
-            return min(cands, key=lambda c: c[0])[1]
+            best = min(c[0] for c in cands)
+            return next(kern for sec, kern in cands if sec <= best + RANK_TIE_SECONDS)
     sec_lim, mem_lim = limits
     best = min(seen, key=lambda c: max(c[1].seconds / sec_lim, c[1].bytes / mem_lim)) if seen else None
     raise no_kernel_fits(req.k, best, sec_lim, mem_lim)

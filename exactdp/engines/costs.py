@@ -40,10 +40,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "MAX_BRUTE_K",
-    "MAX_MITM_K",
     "MAX_LATTICE_A",
-    "MAX_AUTO_COST",
-    "MAX_LATTICE_BITS",
     "MAX_SUM_EPS",
     "MAX_DEGREE",
     "MAX_POLY_BITS",
@@ -61,8 +58,6 @@ __all__ = [
     "elem_bytes",
     "EVALS_DELTA",
     "EVALS_OPTCOMP",
-    "lattice_bits",
-    "lattice_refusal",
     "poly_cost",
     "check_poly_cost",
     "fmt",
@@ -75,13 +70,7 @@ __all__ = [
 
 #: Explicit requests above these sizes are refused (CostTooHigh) with the estimate.
 MAX_BRUTE_K = 26
-MAX_MITM_K = 50
 MAX_LATTICE_A = 20_000_000
-#: auto never picks a method whose estimated cost per evaluation exceeds this.
-MAX_AUTO_COST = 2**31
-#: The exact count polynomial's coefficients (A + 1 integers of up to about k bits
-#: each: binomials for the homogeneous case) are refused beyond this many bits (2 GiB).
-MAX_LATTICE_BITS = 2**34
 #: OptComp refuses sum(eps_i) above this (its search is over t = e^eps_g as a rational).
 MAX_SUM_EPS = 100_000
 
@@ -321,23 +310,6 @@ def fmt_bytes(n: float) -> str:
     if n >= 2**20:
         return f"{n / 2**20:.3g} MiB"
     return f"{n / 2**10:.3g} KiB"
-
-
-def lattice_bits(A: int, nonzero: int) -> float:
-    """Estimated size in bits of the coefficients of ``prod (1 + z^{a_i})``: at most
-    ``A + 1`` coefficients, each at most ``2^nonzero`` (``nonzero`` = number of ``a_i > 0``).
-    Guarantee: approximate (an upper estimate). Raises: nothing."""
-    return float(A + 1) * max(1, nonzero)
-
-
-def lattice_refusal(A: int, nonzero: int) -> Optional[str]:
-    """Why the exact count polynomial is refused (its size), or None when it fits.
-    Guarantee: exact decision on the estimate. Raises: nothing."""
-    bits = lattice_bits(A, nonzero)
-    if bits <= MAX_LATTICE_BITS:
-        return None
-    return (f"the exact count polynomial would hold {A + 1} coefficients of up to {nonzero} bits "
-            f"(about {fmt(bits / 8 / 2 ** 30)} GiB; limit {MAX_LATTICE_BITS // 8 // 2 ** 30} GiB)")
 
 
 def poly_cost(k: int, A: int) -> tuple[float, float]:

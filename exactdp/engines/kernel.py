@@ -83,12 +83,15 @@ class Kernel:
 
     Class attributes: ``name`` (the ``method`` string), ``exact`` (does it compute in exact
     rationals itself; ``auto`` asks only these for an exact answer), ``alternative`` (the
-    option a refusal names).
+    option a refusal names), ``locate_evals`` (the evaluations in balls an OptComp's float
+    search makes when the kernel has no float model of its own: ``auto`` adds them to its
+    ranking).
     """
 
     name = "abstract"
     exact = True
     alternative = "method='auto'"
+    locate_evals = 0
 
     def applies(self, req: Request) -> Optional[Reason]:
         """``None`` when the kernel computes this composition, else why not.

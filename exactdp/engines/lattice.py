@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from functools import lru_cache
 from typing import Optional, Sequence
 
 from .._backend import arb_poly, fmpq, fmpz_poly
@@ -270,8 +271,10 @@ def threshold_classes(u: ExpNum, A: int, lu: float, t_num: ExpNum) -> tuple[int,
 # the cost model (rates measured on 2 shared cores; docs/engines.md, benchmarks)
 
 
+@lru_cache(maxsize=64)
 def homogeneous_bits(k: int) -> float:
-    """``sum_m log2 C(k, m)``: the bits of the binomial row (about ``0.72 k^2``)."""
+    """``sum_m log2 C(k, m)``: the bits of the binomial row (about ``0.72 k^2``); cached (the
+    homogeneous and the lattice kernels of one group both ask, at every choice)."""
     if k <= 1:
         return 1.0
     lg = math.lgamma
@@ -332,11 +335,17 @@ def lattice_eval(A: int, kp: int, kind: str, prec: int, ubits: float = 0.0, coef
 # the plug-ins
 
 
+#: The lattice kernel has no float model: the inverse's float search evaluates it in balls at
+#: 64 bits, 9 times in an OptComp (k = 1000 and 10^4 equal mechanisms; 4 more evaluations follow).
+LATTICE_LOCATE_EVALS = 9
+
+
 class HomogeneousKernel(Kernel):
     """Every eps_i equal: Kairouz-Oh-Viswanath's binomial sum (:class:`Lattice` with ``a = 1``)."""
 
     name = "homogeneous"
     alternative = "fewer mechanisms, or " + APPROX_ALTERNATIVE
+    locate_evals = LATTICE_LOCATE_EVALS
 
     def applies(self, req: Request) -> Optional[Reason]:
         if len(req.groups) != 1:
@@ -360,6 +369,7 @@ class LatticeKernel(Kernel):
 
     name = "lattice"
     alternative = "method='mitm', or " + APPROX_ALTERNATIVE
+    locate_evals = LATTICE_LOCATE_EVALS
 
     def applies(self, req: Request) -> Optional[Reason]:
         if req.lattice is None:

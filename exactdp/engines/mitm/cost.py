@@ -20,7 +20,9 @@ def mitm_cost(NL: float, NR: float, g: int, kind: str, prec: int, wbits: float =
 
     Per class: exponent vectors and keys (numpy), its values ``W_X``, ``W_notX`` while
     built and after merging, suffix sums; measured about 750 bytes per class at 136
-    bits and 3 us per left class and evaluation. ``cbits``: bits of a class's count (the
+    bits and 3 us per left class and evaluation; building, 15-17 us per class with three
+    groups (three groups of 100: 10,302 classes, a delta_g in 165-180 ms on 2 loaded cores;
+    ``benchmarks/bench_auto.py``), charged ``8 + 3 g`` us. ``cbits``: bits of a class's count (the
     binomials ``C(n_j, m_j)`` of one half: about ``0.73 sum n_j``), ``wbits`` of an exact value.
 
     ``vector``: the vector form (:class:`~exactdp.engines.mitm.vector.VecState`, balls only) with
@@ -32,7 +34,7 @@ def mitm_cost(NL: float, NR: float, g: int, kind: str, prec: int, wbits: float =
     N = NL + NR
     eb = elem_bytes(kind, prec, wbits, mag)
     per = 300 + 6 * eb + 24 * max(g, 1) + 3 * cbits / 8
-    build = Estimate(N * (4e-6 + 1e-6 * g + 1e-9 * cbits), N * per + ALLOC_SLACK)
+    build = Estimate(N * (MITM_BUILD_S + MITM_BUILD_S_G * g + 1e-9 * cbits), N * per + ALLOC_SLACK)
     ev = Estimate(NL * (3e-6 + (1e-8 * wbits if kind == "exact" else 2e-9 * prec) + 5e-10 * cbits), ALLOC_SLACK)
     return build, ev
 
@@ -71,6 +73,9 @@ def mitm_vec_cost(NL: float, NR: float, g: int, prec: int, workers: int = 1) -> 
     return Estimate(build_s, peak), Estimate(ev_s, ALLOC_SLACK + 64.0 * min(NL, 2**16) * (L + 1))
 
 
+#: Seconds to build one class of the per-class form, and per group of its half.
+MITM_BUILD_S = 8e-6
+MITM_BUILD_S_G = 3e-6
 #: Measured rates of the vector form, times about 1.5 (seconds per class, and per class and limb squared).
 MITM_VEC_BUILD_S = 1.5e-7
 MITM_VEC_BUILD_S_L2 = 3e-9
