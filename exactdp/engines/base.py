@@ -47,18 +47,22 @@ def _log1p_exp(l: float) -> float:
 class Prepared:
     """A composition ready for the engines (see the module docstring).
 
+    ``exact_first=False`` when the engine computes in balls (certified, float): ``auto`` then
+    ranks the kernels in balls only.
+
     Guarantee: exact (the kernel and P are exact; Z is exact or an enclosure per field).
 
     Raises:
         InvalidArgument / CostTooHigh: from the kernel's choice (:func:`~exactdp.engines.choose.choose_structure`).
     """
 
-    def __init__(self, comp: Composition, method: str = "auto", *, struct: Optional[Structure] = None):
+    def __init__(self, comp: Composition, method: str = "auto", *, struct: Optional[Structure] = None,
+                 exact_first: bool = True):
         self.comp = comp
         self.k = comp.k
         self.groups = merge_by_w(comp)
         if struct is None:
-            struct = choose_structure(None, method, groups=self.groups)
+            struct = choose_structure(None, method, groups=self.groups, exact_first=exact_first)
         self.struct = struct
         self.P = comp.delta_product  # after the kernel's refusal (both are estimated before any work)
         self._Z: dict = {}

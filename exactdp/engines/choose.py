@@ -48,19 +48,20 @@ def _fits(est: Estimate, limits: tuple[float, float]) -> bool:
     return est.seconds <= limits[0] and est.bytes <= limits[1]
 
 
-def auto_kernel(req: Request) -> Kernel:
+def auto_kernel(req: Request, *, exact_first: bool = True) -> Kernel:
     """The kernel ``auto`` takes for ``req``: the fastest estimate within the limits (build, then
     :data:`RANK_EVALS` evaluations, plus the float search's evaluations for a kernel without a
     float model; ties within :data:`RANK_TIE_SECONDS` to the first listed), in the arithmetic
     auto will use: exact rationals when every value is rational and some kernel fits so, else
-    balls (the engines fall back the same way).
+    balls (the engines fall back the same way). ``exact_first=False`` (an engine that computes
+    in balls, certified or float, was asked for): balls only.
 
     Guarantee: exact (a decision on the estimates). Raises: CostTooHigh when no kernel fits.
     """
     limits = current_limits()
     offered = [kern for kern in KERNELS.values() if kern.offered(req)]
     seen: list[tuple[str, Estimate]] = []
-    for kind in (("exact", "arb") if req.all_rational() else ("arb",)):
+    for kind in (("exact", "arb") if exact_first and req.all_rational() else ("arb",)):
         cands: list[tuple[float, Kernel]] = []
         for kern in offered:
             if kind == "exact" and not kern.exact:
@@ -81,10 +82,11 @@ def auto_kernel(req: Request) -> Kernel:
 
 
 def choose_structure(ws: Union[Sequence[ExpNum], None] = None, method: str = "auto", *,
-                     groups: Optional[Groups] = None) -> Structure:
+                     groups: Optional[Groups] = None, exact_first: bool = True) -> Structure:
     """Build the S(t) kernel (``ws``: every ``e^eps_i``, or ``groups``: distinct values with
     counts, for compositions too large to list) with ``method``, or the cheapest
-    applicable one for ``"auto"``.
+    applicable one for ``"auto"`` (ranked in exact rationals first when every value is rational
+    and ``exact_first``, else in balls: :func:`auto_kernel`).
 
     Every kernel's time and memory are estimated before it is built
     (:meth:`~exactdp.engines.kernel.Kernel.estimate`): an explicit ``method`` over the limits
@@ -103,7 +105,7 @@ def choose_structure(ws: Union[Sequence[ExpNum], None] = None, method: str = "au
         raise InvalidArgument("method", "one of " + ", ".join(METHODS), method)
     req = Request(groups_of(ws or []) if groups is None else groups)
     if method == "auto":
-        return auto_kernel(req).build(req)
+        return auto_kernel(req, exact_first=exact_first).build(req)
     kern = KERNELS[method]
     reason = kern.applies(req)
     if reason is not None:
