@@ -26,9 +26,10 @@ __all__ = ["METHODS", "choose_structure", "detect_lattice", "detect_lattice_grou
 #: Evaluations by which ``auto`` ranks the kernels: the build is paid once, a delta_g evaluates
 #: once or twice, an OptComp several times.
 RANK_EVALS = 4
-#: Estimates within this many seconds of the fastest are a tie, won by the kernel the registry
-#: lists first (the simpler one): below it the estimates do not tell the kernels apart (every
-#: kernel answers a small composition in 1-2 ms, ``benchmarks/bench_auto.py``).
+#: Estimates within this many seconds of the fastest are a tie: below it the estimates do not
+#: tell the kernels apart (every kernel answers a small composition in 1-2 ms,
+#: ``benchmarks/bench_auto.py``), and the float search's evaluations (an estimate of an OptComp's
+#: extra cost only) do not decide; the build and :data:`RANK_EVALS` evaluations do.
 RANK_TIE_SECONDS = 5e-3
 
 
@@ -51,7 +52,7 @@ def _fits(est: Estimate, limits: tuple[float, float]) -> bool:
 def auto_kernel(req: Request, *, exact_first: bool = True) -> Kernel:
     """The kernel ``auto`` takes for ``req``: the fastest estimate within the limits (build, then
     :data:`RANK_EVALS` evaluations, plus the float search's evaluations for a kernel without a
-    float model; ties within :data:`RANK_TIE_SECONDS` to the first listed), in the arithmetic
+    float model; within :data:`RANK_TIE_SECONDS` of it, the fastest without them), in the arithmetic
     auto will use: exact rationals when every value is rational and some kernel fits so, else
     balls (the engines fall back the same way). ``exact_first=False`` (an engine that computes
     in balls, certified or float, was asked for): balls only.
@@ -62,7 +63,7 @@ def auto_kernel(req: Request, *, exact_first: bool = True) -> Kernel:
     offered = [kern for kern in KERNELS.values() if kern.offered(req)]
     seen: list[tuple[str, Estimate]] = []
     for kind in (("exact", "arb") if exact_first and req.all_rational() else ("arb",)):
-        cands: list[tuple[float, Kernel]] = []
+        cands: list[tuple[float, float, Kernel]] = []
         for kern in offered:
             if kind == "exact" and not kern.exact:
                 continue  # exact answers use exact integers (the homogeneous and lattice kernels)
@@ -72,10 +73,10 @@ def auto_kernel(req: Request, *, exact_first: bool = True) -> Kernel:
             if _fits(tot, limits):
                 # an OptComp's float search costs the kernels without a float model evaluations in balls
                 evals = RANK_EVALS + (kern.locate_evals if kind == "arb" else 0)
-                cands.append((b.then(e, evals).seconds, kern))
+                cands.append((b.then(e, evals).seconds, b.then(e, RANK_EVALS).seconds, kern))
         if cands:
             best = min(c[0] for c in cands)
-            return next(kern for sec, kern in cands if sec <= best + RANK_TIE_SECONDS)
+            return min((c for c in cands if c[0] <= best + RANK_TIE_SECONDS), key=lambda c: c[1])[2]
     sec_lim, mem_lim = limits
     best = min(seen, key=lambda c: max(c[1].seconds / sec_lim, c[1].bytes / mem_lim)) if seen else None
     raise no_kernel_fits(req.k, best, sec_lim, mem_lim)
