@@ -148,9 +148,10 @@ def main() -> None:
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         width = float((enc.upper - enc.lower) / enc.upper)
         print(f"{label}: exactdp [{float(enc.lower):.6f}, {float(enc.upper):.6f}] width {width:.2e} "
-              f"{t:.2f} s, {last.points} points", flush=True)
+              f"{t:.2f} s, {last.points} points, process peak {peak:.0f} MiB", flush=True)
         rows.append(f"| {label} (sigma {sigma}, q {q}, k {k}, delta {delta}, {rel}) | **exactdp, certified** | "
-                    f"[{float(enc.lower):.6f}, {float(enc.upper):.6f}] (width {width:.1e} x eps) | {t:.2f} s | enclosure |")
+                    f"[{float(enc.lower):.6f}, {float(enc.upper):.6f}] (width {width:.1e} x eps; {last.points} points, "
+                    f"process peak {peak:.0f} MiB) | {t:.2f} s | enclosure |")
         pe = {} if args.no_peers else peers(sigma, q, k, delta, rel)
         for name, (v, tp, kind) in pe.items():
             if kind == "error":
@@ -173,7 +174,7 @@ def main() -> None:
         ts = [g["seconds"] for g in fig["growth"]]
         slope = (math.log(ts[-1]) - math.log(ts[0])) / (math.log(ks[-1]) - math.log(ks[0]))
         fig["time_exponent"] = slope
-    md = [f"## Certified DP-SGD accounting against the float accountants",
+    md = ["## Certified DP-SGD accounting against the float accountants",
           "",
           f"`benchmarks/bench_accounting.py`, {machine()}, load average {load:.1f} at the start (the machine is "
           "shared: times are single runs). exactdp's answer is a certified enclosure at the digits given; each peer's "
@@ -182,7 +183,7 @@ def main() -> None:
           "| question | accountant | epsilon | time | claims / verdict |",
           "|---|---|---|---|---|"] + rows
     if fig["growth"]:
-        md += ["", f"Time against steps (sigma 1, q 1/256, delta 1e-5, 3 digits): "
+        md += ["", "Time against steps (sigma 1, q 1/256, delta 1e-5, 3 digits): "
                + ", ".join(f"k = {g['k']}: {g['seconds']:.2f} s ({g['points']} points)" for g in fig["growth"])
                + f"; fitted exponent {fig['time_exponent']:.2f}."]
     if not args.quick:

@@ -72,8 +72,8 @@ def before(k: int) -> str:
 
     from exactdp import Mechanism
     from exactdp.engines.base import merge_by_w
-    from exactdp.engines.costs import EVALS_DELTA, mitm_cost
-    from exactdp.engines.mitm import half_classes, split_groups
+    from exactdp.engines.costs import EVALS_DELTA
+    from exactdp.engines.mitm import half_classes, mitm_cost, split_groups
     from exactdp.events import as_composition
 
     rng = random.Random(3)

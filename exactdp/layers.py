@@ -15,11 +15,11 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("numbers", ("exactdp.numbers",)),
     ("long jobs", ("exactdp.jobs",)),
     ("events", ("exactdp.events", "exactdp.noise_events")),
+    # the certified privacy-loss-distribution accountant sits beside the engines
     ("engines", ("exactdp.engines", "exactdp.accounting")),
     ("profile, approximation, reductions", ("exactdp.profile", "exactdp.approx", "exactdp.reductions")),
-    ("papers' features", ("exactdp.fdp", "exactdp.regions", "exactdp.bounds", "exactdp.calibrate", "exactdp.gdp",
-                          "exactdp.interactive", "exactdp.renyi", "exactdp.experiments", "exactdp.plots",
-                          "exactdp.certify")),
+    ("papers' features", ("exactdp.fdp", "exactdp.regions", "exactdp.bounds", "exactdp.gdp",
+                          "exactdp.interactive", "exactdp.renyi", "exactdp.experiments", "exactdp.certify")),
     ("ground truth for accountants", ("exactdp.testing", "exactdp.corpus", "exactdp.audit", "exactdp.batch")),
     ("command line", ("exactdp.cli", "exactdp.__main__")),
 ]

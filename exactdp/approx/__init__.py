@@ -15,7 +15,7 @@ Differential Privacy" (TCC 2016), Section 5; ``docs/approx.md``; ``docs/errata.m
 
 from ..engines.costs import MAX_DEGREE, MAX_EXPONENT, MAX_POLY_BITS, MAX_PROOF_SECONDS
 from .decision import lemma52_decide
-from .knapsack import _knapsack_arb, knapsack_arb, knapsack_sum
+from .knapsack import knapsack_arb, knapsack_sum
 from .lattice import lattice_exponent_groups, lattice_exponents
 from .lemma53 import lemma53_bound
 from .sandwich import Bounds, delta_bounds, optcomp_bounds
@@ -39,5 +39,4 @@ __all__ = [
     "MAX_POLY_BITS",
     "MAX_PROOF_SECONDS",
     "MAX_EXPONENT",
-    "_knapsack_arb",
 ]

@@ -17,8 +17,7 @@ from fractions import Fraction
 from typing import Optional, Sequence
 
 from .._backend import arb, workprec
-from ..engines.base import Target
-from ..engines.inverse import Inverse, eps_at_W
+from ..engines.inverse import Inverse, Target, eps_at_W
 from ..errors import InvalidArgument
 from ..links import implements
 from ..numbers import (

@@ -89,8 +89,3 @@ def knapsack_arb(a: Sequence[int], B: int, weights: Sequence[arb]) -> arb:
         else:
             F = F + F.left_shift(ar).truncate(B + 1) * wr
     return F[B]
-
-
-
-#: the name used before the package split (tests and benchmarks)
-_knapsack_arb = knapsack_arb

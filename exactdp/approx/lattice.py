@@ -15,7 +15,6 @@ import math
 from fractions import Fraction
 from typing import Optional, Sequence
 
-from ..engines.base import Target
 from ..engines.costs import (
     EVALS_OPTCOMP,
     MAX_EXPONENT,
@@ -23,11 +22,10 @@ from ..engines.costs import (
     check_per_mechanism,
     check_poly_cost,
     current_limits,
-    lattice_build,
 )
 from ..engines.fields import Field
-from ..engines.inverse import Inverse, eps_at_W, invert_certified, invert_exact
-from ..engines.lattice import Lattice
+from ..engines.inverse import Inverse, Target, eps_at_W, invert_certified, invert_exact
+from ..engines.lattice import Lattice, lattice_build
 from ..errors import CostTooHigh, InvalidArgument, NotExact, PrecisionError
 from ..events import as_composition
 from ..numbers import Enclosure, ExpNum, RatExp, digits_to_bits, log_sign_of_product, parse_choice, parse_rational

@@ -12,7 +12,7 @@ from typing import Optional
 
 from .._backend import workprec
 from ..engines.api import check_digits, optcomp
-from ..engines.base import Target
+from ..engines.inverse import Target
 from ..errors import InvalidArgument, PrecisionError
 from ..events import Composition, as_composition
 from ..links import implements

@@ -17,18 +17,17 @@ from fractions import Fraction
 from typing import Optional
 
 from ..engines.api import check_digits
-from ..engines.base import Target
 from ..engines.costs import (
     EVALS_DELTA,
     EVALS_OPTCOMP,
     MAX_POLY_BITS,
     Estimate,
     current_limits,
-    lattice_build,
-    lattice_eval,
     poly_cost,
 )
 from ..engines.family import ENGINE_TIERS
+from ..engines.inverse import Target
+from ..engines.lattice import lattice_build, lattice_eval
 from ..engines.results import EnclosedResult
 from ..errors import CostTooHigh, InvalidArgument
 from ..events import Composition, as_composition

@@ -31,7 +31,6 @@ from fractions import Fraction
 from typing import Optional
 
 from ..engines.api import check_digits
-from ..engines.base import Target
 from ..engines.costs import (
     MAX_DEGREE,
     MAX_POLY_BITS,
@@ -40,6 +39,7 @@ from ..engines.costs import (
     check_poly_cost,
     poly_cost,
 )
+from ..engines.inverse import Target
 from ..engines.results import EnclosedResult
 from ..errors import CostTooHigh, InvalidArgument
 from ..events import as_composition

@@ -150,9 +150,9 @@ def run_gdp(args) -> int:
 
 
 def _mu_digits(g, d: int):
-    from ..gdp.conversions import _sqrt_enclosure
+    from ..gdp.conversions import sqrt_enclosure
 
-    return _sqrt_enclosure(g.mu_sq, d)
+    return sqrt_enclosure(g.mu_sq, d)
 
 
 #: library parameter -> option

@@ -152,7 +152,7 @@ def composed_delta(
     prec = check_prec(prec)
     t_num = eps_g_number(eps_g, exp_eps_g)
     scheduler, workers = check_dask(scheduler, workers)
-    prep = Prepared(as_composition(mechanisms), method)
+    prep = Prepared(as_composition(mechanisms), method, exact_first=engine in ("auto", "exact"))
     eng = resolve_engine(engine, prep, t_num, evals=1, digits=digits)
     with distributed(prep.struct, scheduler, workers):
         return eng.delta(prep, t_num, digits=digits, prec=prec)
@@ -203,7 +203,7 @@ def optcomp(
     prec = check_prec(prec)
     dg = parse_delta(delta_g, "delta_g")
     scheduler, workers = check_dask(scheduler, workers)
-    prep = Prepared(as_composition(mechanisms), method)
+    prep = Prepared(as_composition(mechanisms), method, exact_first=engine in ("auto", "exact"))
     eng = resolve_engine(engine, prep, evals=EVALS_OPTCOMP, digits=digits)
     with distributed(prep.struct, scheduler, workers):
         return eng.epsilon(prep, dg, digits=digits, prec=prec)

@@ -90,17 +90,20 @@ from __future__ import annotations
 import heapq
 import math
 from fractions import Fraction
-from typing import Sequence
+from typing import Optional, Sequence
 
 import numpy as np
 
 from .._backend import arb, arb_poly, fmpz_poly, workprec
 from ..errors import CostTooHigh
 from ..numbers import ExpNum
+from .costs import ALLOC_SLACK, EVALS_DELTA, Estimate, count_text
 from .fields import ArbField, Field
-from .lattice import BallKernel, ratio_one_sums, threshold_classes
+from .kernel import APPROX_ALTERNATIVE, Kernel, Reason, Request
+from .lattice import LATTICE, BallKernel, Lattice, lattice_build, lattice_eval, ratio_one_sums, threshold_classes
+from .structure import Structure
 
-__all__ = ["BallLattice", "binomial_window", "tree_plan"]
+__all__ = ["BallLattice", "LATTICE_BALLS", "binomial_window", "tree_plan", "balllattice_cost"]
 
 #: Bits below the working precision kept by every window and cut (the tails evaluated
 #: must be at least ``2^-MARGIN_BITS`` of the largest coefficient for one build to serve them).
@@ -378,8 +381,6 @@ class BallLattice(BallKernel):
 
     def _exact_kernel(self):
         if self._lattice is None:
-            from .lattice import Lattice
-
             self._lattice = Lattice.from_groups(self.u, self.groups)
         return self._lattice
 
@@ -389,8 +390,6 @@ class BallLattice(BallKernel):
         return tree_plan(self.live, self._lu, 128 + MARGIN_BITS)[0]
 
     def estimate(self, kind: str, prec: int):
-        from .costs import balllattice_cost, lattice_build, lattice_eval
-
         if kind == "exact":
             q = self.u.exact()
             ub = float(q.numerator.bit_length() + q.denominator.bit_length()) if q is not None else 64.0
@@ -710,3 +709,102 @@ def _norm(groups: Sequence[tuple[int, int]], rho: arb, prec: int) -> arb:
         for a, n in groups:
             v *= (1 + rho**a) ** n
         return v
+
+
+# --------------------------------------------------------------------------
+# the cost model (rates measured on 2 shared cores; docs/engines.md, benchmarks)
+
+
+def balllattice_cost(groups_a: Sequence[tuple[int, int]], lu: float, prec: int) -> tuple[Estimate, Estimate]:
+    """``(build, one evaluation)`` of the certified ball-lattice kernel (:mod:`.balllattice`).
+
+    ``groups_a``: ``(a, n)`` with ``a > 0``; ``lu = ln u``. A build is the product tree of
+    the windowed factors in fixed point (``fmpz_poly`` with ``P`` fractional bits,
+    ``P = wp + 48 + guard``, ``wp`` the precision rounded up to a multiple of 16, windows to
+    ``2^-(wp + 48)``); :func:`~exactdp.engines.balllattice.tree_plan` simulates its
+    lengths (``tot``, the sum of the products' lengths, and ``big``, the longest, each in
+    units of its stride). A product of coefficients of ``P`` bits has ``2 P + 17`` bits a
+    coefficient. Measured (2 shared cores, one build each, python-flint 0.9, FLINT
+    multiplying through GMP):
+
+    ======================================= ==== ======= ======= ====== =======
+    composition                             P    tot     big     time   peak
+    ======================================= ==== ======= ======= ====== =======
+    eps 0.01/0.02/0.03, 10^4 each           199  1.5e4   9.3e3   0.06 s 10 MB
+    eps 0.01/0.02/0.03, 10^5 each           200  4.6e4   2.9e4   0.18 s 20 MB
+    eps 0.01/0.02/0.03, 10^5 each           329  5.9e4   3.7e4   0.31 s 32 MB
+    eps 0.01/0.02/0.03, 10^5 each           457  6.9e4   4.4e4   0.49 s 50 MB
+    eps 0.01/0.02/0.03, 10^6 each           218  1.5e5   9.6e4   0.69 s 56 MB
+    eps 0.01..0.10, 10^4 each               219  1.7e5   5.0e4   0.45 s 33 MB
+    10^3 eps in {1..100}/1000               222  2.2e5   4.8e4   0.45 s 31 MB
+    10^4 eps in {1..100}/1000               208  1.3e6   1.4e5   2.57 s 80 MB
+    10^4 eps in {1..100}/1000               224  1.3e6   1.5e5   2.83 s 85 MB
+    10^4 eps in {1..100}/1000               336  1.5e6   1.8e5   4.91 s 162 MB
+    10^4 eps in {1..1000}/10^4              230  2.4e7   1.5e6   39 s   1.03 GB
+    ======================================= ==== ======= ======= ====== =======
+
+    i.e. ``3.9-4.6e-9 tot (2 P + 17)`` s for the products (up to ``5e-9`` when the other
+    jobs load both cores), about ``7e-6`` s a window term (the three groups: their leaves
+    are long), and ``10-12 big (2 P + 17) / 8`` bytes (22 for the smallest, where fixed
+    costs dominate); the estimate takes ``6e-9``, ``1e-5`` and ``16`` (the last case: 65 s
+    and 1.6 GiB). A build serves every threshold within a
+    few standard deviations of its tilt and every lower precision: a delta_g builds once
+    (twice when the precision steps up), an OptComp once to three times (Newton and the
+    certificate share one; a far threshold is a second tilt), so one evaluation is
+    charged an eighth of a build (OptComp's 16: three builds).
+    """
+    if not groups_a:
+        return Estimate(1e-3, ALLOC_SLACK), Estimate(1e-4, ALLOC_SLACK)
+    if max(a for a, _ in groups_a) > 2**40:  # a factor spread by z^a alone would hold > 2^40 coefficients
+        return Estimate(math.inf, math.inf), Estimate(math.inf, math.inf)
+    wbits = _prec_step(prec) + MARGIN_BITS
+    tot, big, final = tree_plan(groups_a, lu, wbits)
+    P = _scale(len(groups_a), big, wbits)
+    bits = 2 * P + 17
+    R = _reach(wbits)
+    terms = sum(min(n + 1, 2 * (R * max(math.sqrt(n * _sig(a * lu) * (1 - _sig(a * lu))), 1.0) + 16))
+                for a, n in groups_a)
+    keep = 6 * final * (P / 8 + 48)  # the polynomials kept for later evaluations
+    build = Estimate(0.02 + 6e-9 * tot * bits + 1e-5 * terms, 16.0 * big * bits / 8 + keep + ALLOC_SLACK)
+    return build, Estimate(build.seconds / 8 + 1e-7 * final, build.bytes)
+
+
+# --------------------------------------------------------------------------
+# the plug-in
+
+
+class BallLatticeKernel(Kernel):
+    """``w_i = u^(a_i)`` in balls: windowed factors multiplied in fixed point (the exact field
+    goes through the lattice kernel)."""
+
+    name = "lattice-balls"
+    exact = False
+    alternative = "method='auto', or " + APPROX_ALTERNATIVE
+
+    def applies(self, req: Request) -> Optional[Reason]:
+        if req.lattice is None:
+            return Reason("'lattice-balls' only when every e^eps_i is an integer power of one common base",
+                          "incommensurable eps values")
+        return None
+
+    def check_size(self, req: Request) -> None:
+        b, e = self.estimate(req)
+        if not math.isfinite(b.then(e, EVALS_DELTA).seconds):  # a degree beyond the float range (eps = 1e309)
+            alt = "method='mitm' or exactdp approx"
+            raise CostTooHigh("method", f"the ball-lattice polynomial would have degree {count_text(req.degree())}, beyond "
+                              f"what can be estimated; use {alt}", estimate=req.degree(), limit=None, alternative=alt)
+
+    def estimate(self, req: Request, kind: str = "arb", prec: int = 128) -> tuple[Estimate, Estimate]:
+        if kind == "exact":  # the exact field goes through the exact lattice kernel
+            return LATTICE.estimate(req, kind, prec)
+        return balllattice_cost([(x, n) for x, n in req.exponent_groups() if x > 0], req.lattice[0].flog(), prec)
+
+    def describe(self, req: Request) -> str:
+        A = sum(x * n for x, n in req.exponent_groups())
+        return f"the certified ball-lattice kernel of {req.k} mechanisms (degree {count_text(A)})"
+
+    def build(self, req: Request) -> Structure:
+        return BallLattice(req.lattice[0], req.exponent_groups())
+
+
+LATTICE_BALLS = BallLatticeKernel()

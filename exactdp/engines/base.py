@@ -1,14 +1,11 @@
-"""What the engines work on: a prepared composition and the target of the inverse.
+"""What the engines work on: a prepared composition.
 
 :class:`Prepared` is a composition made ready for Murtagh-Vadhan Theorem 1.5 in
 exp-space: its distinct ``w = e^eps`` with counts, ``P = prod (1 - delta_i)``,
 the chosen S(t) kernel, and ``Z = prod (1 + w_i)`` in each field (cached). It is
 built once per composition and reused by every query (the privacy profile keeps
-one).
-
-:class:`Target` is the right-hand side of the inverse: OptComp(delta_g) is the
-least ``t = e^eps_g >= 1`` with ``S(t) <= tau Z``, ``tau = 1 - (1 - s delta_g) / P``
-(``s = 1``, or an exp-space scale such as Theorem 1.7's ``e^{-eta/2}``).
+one). The inverse's target (:class:`~exactdp.engines.inverse.Target`) lives with the
+inverse.
 """
 
 from __future__ import annotations
@@ -17,15 +14,13 @@ import math
 from fractions import Fraction
 from typing import Optional, Sequence
 
-from .._backend import arb, workprec
-from ..errors import PrecisionError
 from ..events import Composition
-from ..numbers import ExpNum, RatExp, arb_of_fraction, log_sign_of_product
+from ..numbers import ExpNum
 from .choose import choose_structure
 from .fields import ExactField, Field
 from .structure import Structure
 
-__all__ = ["Prepared", "Target", "merge_by_w"]
+__all__ = ["Prepared", "merge_by_w"]
 
 
 def merge_by_w(comp: Composition) -> list[tuple[ExpNum, int]]:
@@ -52,18 +47,22 @@ def _log1p_exp(l: float) -> float:
 class Prepared:
     """A composition ready for the engines (see the module docstring).
 
+    ``exact_first=False`` when the engine computes in balls (certified, float): ``auto`` then
+    ranks the kernels in balls only.
+
     Guarantee: exact (the kernel and P are exact; Z is exact or an enclosure per field).
 
     Raises:
         InvalidArgument / CostTooHigh: from the kernel's choice (:func:`~exactdp.engines.choose.choose_structure`).
     """
 
-    def __init__(self, comp: Composition, method: str = "auto", *, struct: Optional[Structure] = None):
+    def __init__(self, comp: Composition, method: str = "auto", *, struct: Optional[Structure] = None,
+                 exact_first: bool = True):
         self.comp = comp
         self.k = comp.k
         self.groups = merge_by_w(comp)
         if struct is None:
-            struct = choose_structure(None, method, groups=self.groups)
+            struct = choose_structure(None, method, groups=self.groups, exact_first=exact_first)
         self.struct = struct
         self.P = comp.delta_product  # after the kernel's refusal (both are estimated before any work)
         self._Z: dict = {}
@@ -102,75 +101,3 @@ class Prepared:
     def W_groups(self) -> Sequence[tuple[ExpNum, int]]:
         """``W = prod w_i`` as groups ``(w, count)``."""
         return self.groups
-
-
-class Target:
-    """``tau = 1 - (1 - s * delta_g) / P``; ``s`` is 1 or an :class:`~exactdp.numbers.ExpNum` scale.
-
-    Guarantee: exact (``exact()`` and ``sign()``), enclosure (``arb``).
-    """
-
-    def __init__(self, P: Fraction, dg: Fraction, scale: Optional[ExpNum] = None):
-        self.P = P
-        self.dg = dg
-        self.scale = scale
-        self._sq: Optional[Fraction]
-        if scale is not None and scale.exact() is not None:
-            sq = scale.exact()
-            self.scale = RatExp.from_exp(sq) if sq != 1 else None  # type: ignore[arg-type]
-            self._sq = sq
-        else:
-            self._sq = Fraction(1) if scale is None else None
-        self._sign: Optional[int] = None
-
-    def exact(self) -> Optional[Fraction]:
-        """tau as a Fraction when the scale is rational, else None."""
-        if self._sq is None:
-            return None
-        return 1 - (1 - self._sq * self.dg) / self.P
-
-    def sign(self) -> int:
-        """Exact sign of tau (the sign of ``s delta_g - (1 - P)``).
-
-        Raises:
-            PrecisionError: only for a Computable scale that sits on the threshold.
-        """
-        if self._sign is not None:
-            return self._sign
-        ex = self.exact()
-        if ex is not None:
-            s = (ex > 0) - (ex < 0)
-        elif self.dg == 0:
-            s = 0 if self.P == 1 else -1
-        elif self.P == 1:
-            s = 1
-        else:
-            s = log_sign_of_product([(self.scale, 1), (RatExp.from_exp(self.dg / (1 - self.P)), 1)])  # type: ignore[list-item]
-            if s is None:
-                raise PrecisionError("sign of the scaled delta_g target undecided")
-        self._sign = s
-        return s
-
-    def arb(self, prec: int) -> arb:
-        """tau as an Arb ball at ``prec`` bits. Guarantee: enclosure."""
-        with workprec(prec):
-            ex = self.exact()
-            if ex is not None:
-                return arb_of_fraction(ex)
-            sd = self.scale.arb(prec) * arb_of_fraction(self.dg)  # type: ignore[union-attr]
-            return 1 - (1 - sd) / arb_of_fraction(self.P)
-
-    def log_float(self) -> float:
-        """``ln tau`` in floating point (tau > 0). Guarantee: approximate."""
-        ex = self.exact()
-        if ex is not None:
-            return math.log(ex.numerator) - math.log(ex.denominator)
-        with workprec(64):
-            return float(self.arb(64).log().mid())
-
-    def field_value(self, field: Field):
-        """tau in ``field``: exact when rational; an Arb ball otherwise (ArbField only)."""
-        ex = self.exact()
-        if ex is not None:
-            return field.rational(ex)
-        return self.arb(field.prec)  # type: ignore[attr-defined]

@@ -29,10 +29,10 @@ from typing import Optional
 from .._backend import workprec
 from ..errors import CostTooHigh, NotExact, PrecisionError
 from ..numbers import MAXPREC, Enclosure, ExpNum, arb_bounds, arb_of_fraction, digits_to_bits, log_sign_of_product
-from .base import Prepared, Target
+from .base import Prepared
 from .costs import EVALS_DELTA, EVALS_OPTCOMP, MAX_SUM_EPS, Estimate, check_estimate
 from .fields import ArbField, ExactField, FloatField
-from .inverse import Inverse, eps_at_W, invert_certified, invert_exact, invert_float
+from .inverse import Inverse, Target, eps_at_W, invert_certified, invert_exact, invert_float
 from .results import DeltaResult, EpsResult
 
 __all__ = ["Engine", "ExactEngine", "CertifiedEngine", "FloatEngine", "ENGINE_TIERS"]
@@ -76,13 +76,15 @@ class Engine:
         exactly here, the rest by the engine's inverse."""
         P = prep.P
         if dg < 1 - P:
-            return EpsResult(Enclosure.infinity(), None, self.name, prep.method, self.guarantee, None, prep.k)
+            return EpsResult(value=Enclosure.infinity(), exp_exact=None, engine=self.name, method=prep.method,
+                             guarantee=self.guarantee, prec=None, k=prep.k)
         self.check_cost(prep, digits, prec, EVALS_OPTCOMP)
         target = Target(P, dg)
         if target.exact() == 0:
             inv = eps_at_W(prep.W_groups(), digits)
             g = "exact" if inv.exact_answer else self.guarantee
-            return EpsResult(inv.value, inv.exp_exact, self.name, prep.method, g, None, prep.k)
+            return EpsResult(value=inv.value, exp_exact=inv.exp_exact, engine=self.name, method=prep.method, guarantee=g,
+                             prec=None, k=prep.k)
         if prep.ln_W > MAX_SUM_EPS and not _eps_g_fits(prep, target):
             if prep.struct.method in ("windowed", "windowed-groups"):
                 from .inverse import locate
@@ -105,7 +107,8 @@ class Engine:
 
     def _eps_result(self, prep: Prepared, inv: Inverse) -> EpsResult:
         g = "exact" if inv.exact_answer else self.guarantee
-        return EpsResult(inv.value, inv.exp_exact, self.name, prep.method, g, inv.prec, prep.k)
+        return EpsResult(value=inv.value, exp_exact=inv.exp_exact, engine=self.name, method=prep.method, guarantee=g,
+                         prec=inv.prec, k=prep.k)
 
 
 def _eps_g_fits(prep: Prepared, target: Target) -> bool:
@@ -133,12 +136,14 @@ class ExactEngine(Engine):
                            repr(t_num), hint="give exp_eps_g as a rational, or use engine='certified'")
         if log_sign_of_product([(t_num, 1)] + [(w, -n) for w, n in prep.W_groups()]) >= 0:  # type: ignore[operator]
             # t >= W: S(t) = 0, delta_g = 1 - P (no kernel work; e^eps_g may be huge)
-            return DeltaResult(Enclosure.point(1 - prep.P), "exact", prep.method, "exact", None, prep.k)
+            return DeltaResult(value=Enclosure.point(1 - prep.P), engine="exact", method=prep.method, guarantee="exact",
+                               prec=None, k=prep.k)
         self.check_cost(prep, digits, prec, 1)
         f = ExactField()
         S, _ = prep.struct.evaluate(f, t_num, f.embed(t_num))
         d = f.rational(1 - prep.P) + f.rational(prep.P) * (S / prep.Z(f))
-        return DeltaResult(Enclosure.point(f.to_fraction(d)), "exact", prep.method, "exact", None, prep.k)
+        return DeltaResult(value=Enclosure.point(f.to_fraction(d)), engine="exact", method=prep.method, guarantee="exact",
+                           prec=None, k=prep.k)
 
     def epsilon(self, prep: Prepared, dg: Fraction, *, digits: int, prec: Optional[int] = None) -> EpsResult:
         prep.check_exact()  # refuses irrational e^eps with NotExact, before any work
@@ -203,7 +208,8 @@ class CertifiedEngine(Engine):
     def delta(self, prep: Prepared, t_num: ExpNum, *, digits: int, prec: Optional[int] = None) -> DeltaResult:
         enc, cur, exact = _delta_balls(prep, t_num, digits, prec, ArbField)
         g = "exact" if enc.exact is not None else "enclosure"
-        return DeltaResult(enc, "certified", prep.method, g, None if exact else cur, prep.k)
+        return DeltaResult(value=enc, engine="certified", method=prep.method, guarantee=g, prec=None if exact else cur,
+                           k=prep.k)
 
     def _invert(self, prep: Prepared, target: Target, *, digits: int, prec: Optional[int]) -> Inverse:
         return invert_certified(prep, target, digits, prec)
@@ -222,13 +228,15 @@ class FloatEngine(Engine):
     def delta(self, prep: Prepared, t_num: ExpNum, *, digits: int, prec: Optional[int] = None) -> DeltaResult:
         enc, cur, exact = _delta_balls(prep, t_num, digits, prec, FloatField)
         v = enc.exact if enc.exact is not None else (enc.lower + enc.upper) / 2
-        return DeltaResult(Enclosure.point(v), "float", prep.method, "approximate", None if exact else cur, prep.k)
+        return DeltaResult(value=Enclosure.point(v), engine="float", method=prep.method, guarantee="approximate",
+                           prec=None if exact else cur, k=prep.k)
 
     def _invert(self, prep: Prepared, target: Target, *, digits: int, prec: Optional[int]) -> Inverse:
         return invert_float(prep, target, digits, prec)
 
     def _eps_result(self, prep: Prepared, inv: Inverse) -> EpsResult:
-        return EpsResult(inv.value, None, self.name, prep.method, "approximate", inv.prec, prep.k)
+        return EpsResult(value=inv.value, exp_exact=None, engine=self.name, method=prep.method, guarantee="approximate",
+                         prec=inv.prec, k=prep.k)
 
 
 #: The engines by name (``"auto"`` is resolved by :func:`~exactdp.engines.api.resolve_engine`).

@@ -7,7 +7,6 @@ Each S(t) algorithm is written once, generically, and run in one of:
   enclosure; ``sign`` returns ``None`` when a ball straddles 0.
 * :class:`FloatField`   Arb balls at a fixed precision whose straddling signs are
   decided by the midpoint (no exact escalation); approximate, the float engine's.
-* :class:`MpfField`     mpmath ``mpf`` at a fixed precision; approximate.
 
 A kernel needs: ``embed`` (an exp-space number into the field), ``rational``,
 ``pos`` (``max(x, 0)``: exact, or a rigorous enclosure of it), ``sign``
@@ -20,13 +19,11 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Optional, Sequence
 
-import mpmath
-
 from .._backend import arb, arb_poly, fmpq, fmpz_poly, mpq, workprec
 from ..errors import NotExact
-from ..numbers import ExpNum, RatExp, Root, arb_of_fraction
+from ..numbers import ExpNum, arb_of_fraction
 
-__all__ = ["ExactField", "ArbField", "FloatField", "MpfField", "Field"]
+__all__ = ["ExactField", "ArbField", "FloatField", "Field"]
 
 
 class Field:
@@ -163,46 +160,3 @@ class FloatField(ArbField):
     def pos(self, x):
         m = x.mid()
         return x if m > 0 else arb(0)
-
-
-class MpfField(Field):
-    """mpmath ``mpf`` at ``prec`` bits. Guarantee: approximate (no error bound).
-
-    Callers run kernels inside ``mpmath.workprec(field.prec)``.
-    """
-
-    name = "float"
-
-    def __init__(self, prec: int = 53):
-        self.prec = int(prec)
-
-    def embed(self, x: ExpNum):
-        if isinstance(x, RatExp):
-            v = mpmath.mpf(x.q.numerator) / x.q.denominator
-            if x.r:
-                v *= mpmath.exp(mpmath.mpf(x.r.numerator) / x.r.denominator)
-            return v
-        if isinstance(x, Root):
-            return mpmath.root(mpmath.mpf(x.n.numerator) / x.n.denominator, x.D)
-        m, e = x.arb(self.prec + 20).mid().man_exp()
-        return mpmath.mpf((int(m), int(e)))
-
-    def rational(self, q: Fraction):
-        return mpmath.mpf(q.numerator) / q.denominator
-
-    def pos(self, x):
-        return x if x > 0 else mpmath.mpf(0)
-
-    def sign(self, x) -> int:
-        return (x > 0) - (x < 0)
-
-    def polyval(self, coeffs: Sequence[int], x):
-        if not coeffs:
-            return mpmath.mpf(0)
-        acc = mpmath.mpf(0)
-        for c in reversed(coeffs):
-            acc = acc * x + c
-        return acc
-
-    def to_float(self, x) -> float:
-        return float(x)

@@ -26,6 +26,10 @@ cancellation the certificate must see: the terms of ``S`` have size about
 A tie that balls cannot see (``S(1) = tau Z`` exactly, i.e. ``eps_g = 0``) is decided
 in exact arithmetic when every value is rational.
 
+:class:`Target` is the right-hand side: OptComp(delta_g) is the least ``t = e^eps_g >= 1``
+with ``S(t) <= tau Z``, ``tau = 1 - (1 - s delta_g) / P`` (``s = 1``, or an exp-space scale
+such as Theorem 1.7's ``e^{-eta/2}``).
+
 A *problem* is anything with ``struct`` (an S(t) kernel), ``Z(field)``,
 ``ln_W`` and ``log_Z`` (floats), ``W_groups()`` (``W = prod w_i`` as
 ``(w, count)`` pairs) and ``all_exact()`` (every value rational): a :class:`~exactdp.engines.base.Prepared` composition,
@@ -40,12 +44,12 @@ from typing import NamedTuple, Optional, Sequence
 
 from .._backend import arb, workprec
 from ..errors import PrecisionError
-from ..numbers import MAXPREC, Enclosure, ExpNum, RatExp, arb_bounds, digits_to_bits
-from .base import Target
+from ..numbers import MAXPREC, Enclosure, ExpNum, RatExp, arb_bounds, arb_of_fraction, digits_to_bits, log_sign_of_product
 from .fields import ArbField, ExactField, Field, FloatField
 from .structure import Structure
 
 __all__ = [
+    "Target",
     "Inverse",
     "invert_exact",
     "invert_float",
@@ -56,6 +60,78 @@ __all__ = [
     "MAX_LOCATE",
     "MAX_NEWTON",
 ]
+
+class Target:
+    """``tau = 1 - (1 - s * delta_g) / P``; ``s`` is 1 or an :class:`~exactdp.numbers.ExpNum` scale.
+
+    Guarantee: exact (``exact()`` and ``sign()``), enclosure (``arb``).
+    """
+
+    def __init__(self, P: Fraction, dg: Fraction, scale: Optional[ExpNum] = None):
+        self.P = P
+        self.dg = dg
+        self.scale = scale
+        self._sq: Optional[Fraction]
+        if scale is not None and scale.exact() is not None:
+            sq = scale.exact()
+            self.scale = RatExp.from_exp(sq) if sq != 1 else None  # type: ignore[arg-type]
+            self._sq = sq
+        else:
+            self._sq = Fraction(1) if scale is None else None
+        self._sign: Optional[int] = None
+
+    def exact(self) -> Optional[Fraction]:
+        """tau as a Fraction when the scale is rational, else None."""
+        if self._sq is None:
+            return None
+        return 1 - (1 - self._sq * self.dg) / self.P
+
+    def sign(self) -> int:
+        """Exact sign of tau (the sign of ``s delta_g - (1 - P)``).
+
+        Raises:
+            PrecisionError: only for a Computable scale that sits on the threshold.
+        """
+        if self._sign is not None:
+            return self._sign
+        ex = self.exact()
+        if ex is not None:
+            s = (ex > 0) - (ex < 0)
+        elif self.dg == 0:
+            s = 0 if self.P == 1 else -1
+        elif self.P == 1:
+            s = 1
+        else:
+            s = log_sign_of_product([(self.scale, 1), (RatExp.from_exp(self.dg / (1 - self.P)), 1)])  # type: ignore[list-item]
+            if s is None:
+                raise PrecisionError("sign of the scaled delta_g target undecided")
+        self._sign = s
+        return s
+
+    def arb(self, prec: int) -> arb:
+        """tau as an Arb ball at ``prec`` bits. Guarantee: enclosure."""
+        with workprec(prec):
+            ex = self.exact()
+            if ex is not None:
+                return arb_of_fraction(ex)
+            sd = self.scale.arb(prec) * arb_of_fraction(self.dg)  # type: ignore[union-attr]
+            return 1 - (1 - sd) / arb_of_fraction(self.P)
+
+    def log_float(self) -> float:
+        """``ln tau`` in floating point (tau > 0). Guarantee: approximate."""
+        ex = self.exact()
+        if ex is not None:
+            return math.log(ex.numerator) - math.log(ex.denominator)
+        with workprec(64):
+            return float(self.arb(64).log().mid())
+
+    def field_value(self, field: Field):
+        """tau in ``field``: exact when rational; an Arb ball otherwise (ArbField only)."""
+        ex = self.exact()
+        if ex is not None:
+            return field.rational(ex)
+        return self.arb(field.prec)  # type: ignore[attr-defined]
+
 
 #: Most float approximations of S made by :func:`locate`.
 MAX_LOCATE = 60

@@ -21,14 +21,18 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from functools import lru_cache
 from typing import Optional, Sequence
 
 from .._backend import arb_poly, fmpq, fmpz_poly
+from ..errors import CostTooHigh
 from ..numbers import ExpNum, log_sign_of_product
+from .costs import ALLOC_SLACK, MAX_LATTICE_A, Estimate, count_text, elem_bytes, value_bits
 from .fields import ArbField, ExactField, Field
+from .kernel import APPROX_ALTERNATIVE, Kernel, Reason, Request
 from .structure import Structure
 
-__all__ = ["Lattice"]
+__all__ = ["Lattice", "HOMOGENEOUS", "LATTICE", "lattice_build", "lattice_eval", "homogeneous_bits"]
 
 
 class Lattice(Structure):
@@ -98,8 +102,6 @@ class Lattice(Structure):
         return float(self.A + 1)
 
     def estimate(self, kind: str, prec: int):
-        from .costs import Estimate, lattice_eval
-
         q = self.u.exact()
         ub = float(q.numerator.bit_length() + q.denominator.bit_length()) if q is not None else 64.0
         hb = float(self.poly.height_bits()) if self.A < 10**8 else 64.0
@@ -145,13 +147,7 @@ class Lattice(Structure):
             if m_hi:
                 tail = tail.right_shift(m_hi)
             return tail(u), tail(1 / u)
-        # other fields (mpmath): through Arb at the field's precision, then the midpoint
-        from .._backend import workprec
-
-        with workprec(field.prec + 20):  # type: ignore[attr-defined]
-            ua = self.u.arb(field.prec + 20)  # type: ignore[attr-defined]
-            a, b = self._tail_values(ArbField(field.prec + 20), m_hi, ua)  # type: ignore[attr-defined]
-            return _arb_to_field(field, a), _arb_to_field(field, b)
+        raise TypeError(f"the lattice kernel runs in exact rationals or Arb balls, not {field.name}")
 
     def evaluate(self, field: Field, t_num: ExpNum, t=None):
         if t is None:
@@ -196,8 +192,8 @@ class BallKernel(Structure):
     """A kernel that evaluates in Arb balls only (the windowed and ball-lattice kernels).
 
     :meth:`evaluate` sends the exact field to the exact lattice kernel ``_exact_kernel()``
-    (built on first use, after the exact engine's cost check) and any other field (mpmath)
-    through balls 20 bits wider, so a subclass writes only ``_evaluate_balls(field, t_num, t)``.
+    (built on first use, after the exact engine's cost check) and balls to
+    ``_evaluate_balls(field, t_num, t)``, the one method a subclass writes.
     """
 
     def _exact_kernel(self) -> "Lattice":
@@ -211,12 +207,6 @@ class BallKernel(Structure):
         fields), exact (exact field). Raises: nothing beyond the field's."""
         if isinstance(field, ExactField):
             return self._exact_kernel().evaluate(field, t_num, t)
-        if not isinstance(field, ArbField):
-            from .._backend import workprec
-
-            with workprec(field.prec + 20):  # type: ignore[attr-defined]
-                s, g = self.evaluate(ArbField(field.prec + 20), t_num)  # type: ignore[attr-defined]
-            return _arb_to_field(field, s), _arb_to_field(field, g)
         return self._evaluate_balls(field, t_num, field.embed(t_num) if t is None else t)
 
 
@@ -235,13 +225,6 @@ class CachedApprox:
                 cache.clear()
             hit = cache[lnt] = self._approx_uncached(lnt)  # type: ignore[attr-defined]
         return hit
-
-
-def _arb_to_field(field: Field, x):
-    import mpmath
-
-    m, e = x.mid().man_exp()
-    return mpmath.mpf((int(m), int(e)))
 
 
 def _power(field: Field, x, n: int):
@@ -282,3 +265,142 @@ def threshold_classes(u: ExpNum, A: int, lu: float, t_num: ExpNum) -> tuple[int,
         undecided.append(mm)
         mm -= 1
     return m, undecided
+
+
+# --------------------------------------------------------------------------
+# the cost model (rates measured on 2 shared cores; docs/engines.md, benchmarks)
+
+
+@lru_cache(maxsize=64)
+def homogeneous_bits(k: int) -> float:
+    """``sum_m log2 C(k, m)``: the bits of the binomial row (about ``0.72 k^2``); cached (the
+    homogeneous and the lattice kernels of one group both ask, at every choice)."""
+    if k <= 1:
+        return 1.0
+    lg = math.lgamma
+    step = max(1, k // 2000)
+    tot = 0.0
+    for m in range(0, k + 1, step):
+        tot += (lg(k + 1) - lg(m + 1) - lg(k - m + 1)) / math.log(2) * min(step, k + 1 - m)
+    return tot + 64.0 * (k + 1)
+
+
+def lattice_build(groups_a: Sequence[tuple[int, int]]) -> Estimate:
+    """Building ``prod (1 + z^a)^n`` over ``(a, n)`` with FLINT.
+
+    One group (the homogeneous row and its spread-out copies): the binomial row,
+    ``sum log2 C(n, m)`` bits, measured 4e-10 to 1.6e-9 s per bit (k = 6e4 to 1.3e5, on
+    a loaded machine) and one copy of memory (k = 1.3e5: 1.5 GB).
+    Several groups: a product tree whose multiplications pack ``A + 1`` coefficients
+    of up to ``k'`` bits (``k'`` mechanisms with ``a > 0``); measured peaks: 4-5.5 bytes
+    per 8 packed bits ``(A + 1)(k' + 64)`` for k' = 50..200 (ten eps on a 1e-5 lattice,
+    A up to 2e6), 7.9-8.1 for k' = 1000..3000 (A up to 1.6e5); time
+    ``4.4e-9 (A + 1)^1.15 (k' + 64)`` s fits every run within a factor 2.5 (above it).
+    """
+    gs = [(int(a), int(n)) for a, n in groups_a]
+    A = sum(a * n for a, n in gs)
+    kp = sum(n for a, n in gs if a > 0)
+    nz = [(a, n) for a, n in gs if a > 0]
+    # n0 mechanisms with a = 0 multiply every coefficient by 2^n0: n0 more bits each (eps = 0
+    # x 10^9 is the integer 2^(10^9); measured peak 1.0 GB at n0 = 10^9, about 8 bytes per bit)
+    n0 = sum(n for a, n in gs if a == 0)
+    zbits = float(n0) * (A + 1)
+    if len(nz) <= 1:
+        n = nz[0][1] if nz else 0
+        bits = homogeneous_bits(n) + 64.0 * (A + 1)
+        return Estimate(8e-10 * (bits + zbits) + 1e-7 * (A + 1), 1.25 * bits / 8 + zbits + 16.0 * (A + 1) + ALLOC_SLACK)
+    bits = float(A + 1) * (kp + 64)
+    return Estimate(4.4e-9 * float(A + 1) ** 1.15 * (kp + 64) + 8e-10 * zbits, 9.0 * bits / 8 + zbits + ALLOC_SLACK)
+
+
+def lattice_eval(A: int, kp: int, kind: str, prec: int, ubits: float = 0.0, coeff_bits: Optional[float] = None) -> Estimate:
+    """One evaluation of the lattice kernel (two polynomial evaluations).
+
+    Arb: the polynomial converted to balls (kept at two precisions) and a shifted
+    copy, ``3 (A + 1)`` balls; measured 0.1-0.35 us per coefficient and evaluation (64-400
+    bits), 0.1-0.3 us per coefficient for a conversion; the estimate, 1 us at 512 bits,
+    also covers the locate phase of OptComp (up to about 20 evaluations at 64 bits).
+    Exact: a copy of half the coefficients and rationals of ``A ubits`` bits; Horner
+    on them, measured ``1.2e-10 A^2 ubits`` s (k = 3e4 homogeneous: 0.8 s).
+    """
+    n = float(A + 1)
+    if kind == "exact":
+        cb = coeff_bits if coeff_bits is not None else n * (kp + 64)
+        num = n * max(ubits, 1.0)
+        return Estimate(1.2e-10 * n * n * max(ubits, 1.0) + 1e-6 * n, 1.2 * cb / 8 + 4 * num / 8 + ALLOC_SLACK)
+    return Estimate(1e-6 * n * (1 + prec / 512), 3 * n * elem_bytes("arb", prec) + ALLOC_SLACK)
+
+
+# --------------------------------------------------------------------------
+# the plug-ins
+
+
+#: The lattice kernel has no float model: the inverse's float search evaluates it in balls at
+#: 64 bits, 9 times in an OptComp (k = 1000 and 10^4 equal mechanisms; 4 more evaluations follow).
+LATTICE_LOCATE_EVALS = 9
+
+
+class HomogeneousKernel(Kernel):
+    """Every eps_i equal: Kairouz-Oh-Viswanath's binomial sum (:class:`Lattice` with ``a = 1``)."""
+
+    name = "homogeneous"
+    alternative = "fewer mechanisms, or " + APPROX_ALTERNATIVE
+    locate_evals = LATTICE_LOCATE_EVALS
+
+    def applies(self, req: Request) -> Optional[Reason]:
+        if len(req.groups) != 1:
+            return Reason("'homogeneous' only when every eps_i is equal", f"{len(req.groups)} distinct eps values")
+        return None
+
+    def estimate(self, req: Request, kind: str = "arb", prec: int = 128) -> tuple[Estimate, Estimate]:
+        k = req.k
+        return lattice_build([(1, k)]), lattice_eval(k, k, kind, prec, value_bits(req.groups[0][0]))
+
+    def describe(self, req: Request) -> str:
+        k = req.k
+        return f"the homogeneous count polynomial of {k} mechanisms ({k + 1} binomials of up to {k} bits)"
+
+    def build(self, req: Request) -> Structure:
+        return Lattice.from_groups(req.groups[0][0], [(1, req.k)], "homogeneous")
+
+
+class LatticeKernel(Kernel):
+    """``w_i = u^(a_i)``: the exact count polynomial ``prod (1 + z^(a_i))``."""
+
+    name = "lattice"
+    alternative = "method='mitm', or " + APPROX_ALTERNATIVE
+    locate_evals = LATTICE_LOCATE_EVALS
+
+    def applies(self, req: Request) -> Optional[Reason]:
+        if req.lattice is None:
+            return Reason("'lattice' only when every e^eps_i is an integer power of one common base",
+                          "incommensurable eps values")
+        return None
+
+    def offered(self, req: Request) -> bool:
+        return req.lattice is not None and req.degree() <= MAX_LATTICE_A
+
+    def check_size(self, req: Request) -> None:
+        A = req.degree()
+        if A > MAX_LATTICE_A:
+            alt = "method='mitm' or exactdp approx"
+            raise CostTooHigh("method", f"the lattice polynomial would have degree {count_text(A)} (limit {MAX_LATTICE_A}); use {alt}",
+                              estimate=A, limit=MAX_LATTICE_A, alternative=alt)
+
+    def estimate(self, req: Request, kind: str = "arb", prec: int = 128) -> tuple[Estimate, Estimate]:
+        ga = req.exponent_groups()
+        A = sum(x * n for x, n in ga)
+        kp = sum(n for x, n in ga if x > 0)
+        return lattice_build(ga), lattice_eval(A, kp, kind, prec, value_bits(req.lattice[0]))
+
+    def describe(self, req: Request) -> str:
+        u, a = req.lattice
+        nonzero = sum(n for ai, (_, n) in zip(a, req.groups) if ai)
+        return f"the lattice count polynomial ({req.degree() + 1} coefficients of up to {nonzero} bits)"
+
+    def build(self, req: Request) -> Structure:
+        return Lattice.from_groups(req.lattice[0], req.exponent_groups())
+
+
+HOMOGENEOUS = HomogeneousKernel()
+LATTICE = LatticeKernel()

@@ -51,7 +51,7 @@ class EnclosedResult:
         return self.value.infinite
 
 
-@dataclass(frozen=True, repr=False)
+@dataclass(frozen=True, kw_only=True, repr=False)
 class DeltaResult(EnclosedResult):
     """``delta_g`` of a composition at a given ``eps_g``.
 
@@ -87,7 +87,7 @@ class DeltaResult(EnclosedResult):
         }
 
 
-@dataclass(frozen=True, repr=False)
+@dataclass(frozen=True, kw_only=True, repr=False)
 class EpsResult(EnclosedResult):
     """OptComp: the least ``eps_g`` at a given ``delta_g``.
 

@@ -42,7 +42,7 @@ class Structure:
 
     Interface: ``method`` (its name), ``cost()`` (estimated operations per
     evaluation), ``evaluate(field, t_num, t=None) -> (S(t), sigma(t))`` in a field of
-    :mod:`~exactdp.engines.fields`, and ``approx_log_S(lnt)`` for float searches.
+    :mod:`~exactdp.engines.fields`, and ``approx(lnt)`` for float searches.
     """
 
     method = "abstract"
@@ -93,10 +93,6 @@ class Structure:
                 if not (s.lower() < 0 < s.upper()) or prec >= 1024:
                     return float("-inf"), 0.0
             prec *= 4
-
-    def approx_log_S(self, lnt: float) -> float:
-        """``ln S(e^lnt)`` approximately (``-inf`` for 0). Guarantee: approximate."""
-        return self.approx(lnt)[0]
 
 
 class _ApproxExp(ExpNum):

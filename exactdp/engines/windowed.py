@@ -70,10 +70,22 @@ import numpy as np
 from .._backend import arb, workprec
 from ..errors import CostTooHigh
 from ..numbers import ExpNum
+from .costs import ALLOC_SLACK, Estimate
 from .fields import ArbField, Field
-from .lattice import BallKernel, CachedApprox, ratio_one_sums, threshold_classes
+from .kernel import APPROX_ALTERNATIVE, Kernel, Reason, Request
+from .lattice import (
+    HOMOGENEOUS,
+    BallKernel,
+    CachedApprox,
+    Lattice,
+    lattice_build,
+    lattice_eval,
+    ratio_one_sums,
+    threshold_classes,
+)
+from .structure import Structure
 
-__all__ = ["Windowed", "binomial_tail", "window_terms"]
+__all__ = ["Windowed", "WINDOWED", "binomial_tail", "window_terms", "windowed_cost", "first_log", "log_terms", "log1pexp"]
 
 #: Extra bits of the window's tail bound below the working precision.
 TAIL_BITS = 12
@@ -120,7 +132,7 @@ def _float_window(k: int, lx: float, m0: int, up: bool, bits: float) -> int:
         n = min(total, 4 * n)
 
 
-def _first_log(k: int, m: int, x: arb, hp: int) -> arb:
+def first_log(k: int, m: int, x: arb, hp: int) -> arb:
     """``ln (C(k, m) x^m / (1 + x)^k)`` as a ball (``arb.lgamma``) at ``hp`` bits."""
     with workprec(hp):
         return (arb(k + 1).lgamma() - arb(m + 1).lgamma() - arb(k - m + 1).lgamma()
@@ -160,7 +172,7 @@ def binomial_tail(k: int, x: ExpNum, m0: int, prec: int, *, lower: bool = False)
     with workprec(hp):
         xa = x.arb(hp)
         lx = x.flog()
-        first = _first_log(k, m0, xa, hp).exp()
+        first = first_log(k, m0, xa, hp).exp()
         if prec <= HYPGEOM_MAX_PREC and window_terms(k, lx, prec) > HYPGEOM_MIN_TERMS and _decays(k, lx, m0, up):
             v = first * _hypgeom_tail(k, xa, m0, up)
             if v.is_finite() and v > 0 and v.rad() <= v.mid() * arb(2) ** (-prec):
@@ -247,8 +259,6 @@ class Windowed(CachedApprox, BallKernel):
 
     def _exact_kernel(self):
         if self._lattice is None:
-            from .lattice import Lattice
-
             self._lattice = Lattice.from_groups(self.w, [(1, self.k)], "homogeneous")
         return self._lattice
 
@@ -256,8 +266,6 @@ class Windowed(CachedApprox, BallKernel):
         return 2 * window_terms(self.k, self._lw, 128)
 
     def estimate(self, kind: str, prec: int):
-        from .costs import lattice_build, lattice_eval, windowed_cost
-
         if kind == "exact":
             q = self.w.exact()
             ub = float(q.numerator.bit_length() + q.denominator.bit_length()) if q is not None else 64.0
@@ -320,7 +328,7 @@ class Windowed(CachedApprox, BallKernel):
             w = field.embed(self.w)
             hp = prec + 48 + k.bit_length()
             for mm in undecided:
-                bx = _first_log(k, mm, self.w.arb(hp), hp).exp()
+                bx = first_log(k, mm, self.w.arb(hp), hp).exp()
                 s += field.pos(Z * bx * (1 - t * w ** (k - 2 * mm)))
         return s, sigma
 
@@ -341,7 +349,7 @@ class Windowed(CachedApprox, BallKernel):
 
     def _build_table(self, lo: int, hi: int):
         k, lw = self.k, self._lw
-        lb = _log_terms(k, lw, lo, hi - lo + 1)
+        lb = log_terms(k, lw, lo, hi - lo + 1)
         m = np.arange(lo, hi + 1, dtype=float)
         ly = lb + (k - 2 * m) * lw  # B_Y(m) = B_X(m) w^(k - 2m)
         la = _log_suffix_sums(lb)  # ln P[X >= m] (within the range)
@@ -394,7 +402,7 @@ class Windowed(CachedApprox, BallKernel):
         k, lw = self.k, self._lw
         if lw <= 0 or k < 2:
             return None
-        g = log_goal - k * _log1pexp(lw)  # ln tau: S / Z against tau
+        g = log_goal - k * log1pexp(lw)  # ln tau: S / Z against tau
         near = self._near_table(g)
         if near is not None:
             L = self._locate_in(near, g, strict=True)
@@ -445,7 +453,7 @@ class Windowed(CachedApprox, BallKernel):
         if not r < 0:
             return None
         ls = float(la[i]) + math.log(-math.expm1(r))
-        lz = self.k * _log1pexp(self._lw)
+        lz = self.k * log1pexp(self._lw)
         return ls + lz, -math.exp(min(lnt + float(ly[i]) - ls, 700.0))
 
     def _approx_uncached(self, lnt: float) -> tuple[float, float]:
@@ -466,8 +474,8 @@ class Windowed(CachedApprox, BallKernel):
         # plenty for a search; Y's terms decrease from m_hi (its mode is below k/2)
         lo = max(m_hi, int(mode - 10 * sd))
         hi = min(k, int(max(m_hi, mode) + 10 * sd) + 16)
-        lx = _log_terms(k, lw, lo, hi - lo + 1)
-        ly = _log_terms(k, -lw, m_hi, min(k, m_hi + int(10 * sd) + 16) - m_hi + 1)
+        lx = log_terms(k, lw, lo, hi - lo + 1)
+        ly = log_terms(k, -lw, m_hi, min(k, m_hi + int(10 * sd) + 16) - m_hi + 1)
         m = np.arange(lo, lo + lx.size, dtype=float)
         with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
             x = lx + np.log(-np.expm1(lnt - (2 * m - k) * lw))
@@ -478,7 +486,7 @@ class Windowed(CachedApprox, BallKernel):
         ls = mx + math.log(float(np.exp(x - mx).sum()))
         my = float(ly.max())
         lsig = my + math.log(float(np.exp(ly - my).sum()))
-        lz = k * _log1pexp(lw)
+        lz = k * log1pexp(lw)
         return ls + lz, -math.exp(min(lsig + lnt - ls, 700.0))
 
 
@@ -539,13 +547,13 @@ def _log_suffix_sums(lb: np.ndarray) -> np.ndarray:
     return out
 
 
-def _log_terms(k: int, lx: float, m0: int, J: int) -> np.ndarray:
+def log_terms(k: int, lx: float, m0: int, J: int) -> np.ndarray:
     """Float ``ln B(m)`` for ``m = m0 .. m0 + J - 1`` (``B`` with odds ``e^lx``)."""
-    lb0 = math.lgamma(k + 1) - math.lgamma(m0 + 1) - math.lgamma(k - m0 + 1) + m0 * lx - k * _log1pexp(lx)
+    lb0 = math.lgamma(k + 1) - math.lgamma(m0 + 1) - math.lgamma(k - m0 + 1) + m0 * lx - k * log1pexp(lx)
     return lb0 + np.concatenate(([0.0], np.cumsum(_log_ratios(k, lx, m0, J - 1, True))))
 
 
-def _log1pexp(l: float) -> float:
+def log1pexp(l: float) -> float:
     return l + math.log1p(math.exp(-l)) if l > 0 else math.log1p(math.exp(l))
 
 
@@ -563,3 +571,63 @@ class _Inv(ExpNum):
 
     def flog(self) -> float:
         return -self.w.flog()
+
+
+# --------------------------------------------------------------------------
+# the cost model (rates measured on 2 shared cores; docs/engines.md, benchmarks)
+
+
+def windowed_cost(k: int, lw: float, prec: int) -> tuple[Estimate, Estimate]:
+    """``(build, one evaluation)`` of the windowed homogeneous kernel (:mod:`.windowed`).
+
+    Build: the float table of pieces for the search, ``52 sd`` entries (``sd = sqrt(k p (1-p))``)
+    of about 64 bytes, 1e-7 s each. An evaluation sums two binomial-tail windows of at most
+    :func:`~exactdp.engines.windowed.window_terms` terms each (``~ sqrt(k)``), measured
+    1.7 us per term at 160 bits (four Arb operations from Python), plus float arrays of
+    about 64 bytes per term for choosing the window. Evaluations on one piece of S reuse
+    the cached sums, so OptComp's 16 budgeted evaluations compute 3 to 6 windows: with
+    1e-6 s per term the estimate stays above the measured time (k = 10^9, eps = 0.01:
+    estimated 8.4 s, measured 0.7 to 2.6 s; peak 55 MB, estimated 83 MB). Each evaluation's
+    fixed cost (the threshold, the window's choice) was measured at 0.25-0.5 ms (k = 1000, a
+    whole OptComp in 1-2 ms); it is charged 0.5 ms (``benchmarks/bench_auto.py``).
+    """
+    n = window_terms(k, lw, prec)
+    tab = min(float(k + 1), 52.0 * _law(k, lw)[1] + 16)
+    build = Estimate(1e-4 + 1e-7 * tab, 64.0 * tab + ALLOC_SLACK)
+    return build, Estimate(2 * n * 1e-6 * (1 + prec / 1024) + WINDOWED_EVAL_S, 64.0 * 4 * n + ALLOC_SLACK)
+
+
+#: The fixed seconds of one evaluation of the windowed kernel (measured 0.25-0.5 ms).
+WINDOWED_EVAL_S = 5e-4
+
+
+# --------------------------------------------------------------------------
+# the plug-in
+
+
+class WindowedKernel(Kernel):
+    """Every eps_i equal, in balls: two windowed binomial tails (the exact field goes through
+    the homogeneous kernel)."""
+
+    name = "windowed"
+    exact = False
+    alternative = "fewer mechanisms, or " + APPROX_ALTERNATIVE
+
+    def applies(self, req: Request) -> Optional[Reason]:
+        if len(req.groups) != 1:
+            return Reason("'windowed' only when every eps_i is equal", f"{len(req.groups)} distinct eps values")
+        return None
+
+    def estimate(self, req: Request, kind: str = "arb", prec: int = 128) -> tuple[Estimate, Estimate]:
+        if kind == "exact":  # the exact field goes through exact binomials
+            return HOMOGENEOUS.estimate(req, kind, prec)
+        return windowed_cost(req.k, req.groups[0][0].flog(), prec)
+
+    def describe(self, req: Request) -> str:
+        return f"the windowed homogeneous kernel of {req.k} mechanisms"
+
+    def build(self, req: Request) -> Structure:
+        return Windowed(req.groups[0][0], req.k)
+
+
+WINDOWED = WindowedKernel()

@@ -109,7 +109,7 @@ def _exact_sqrt(q: Fraction) -> Optional[Fraction]:
     return None
 
 
-def _sqrt_enclosure(q: Fraction, digits: int) -> Enclosure:
+def sqrt_enclosure(q: Fraction, digits: int) -> Enclosure:
     """``sqrt(q)`` for a rational ``q >= 0``: exact when rational, else an enclosure to ``digits``."""
     s = _exact_sqrt(q)
     if s is not None:
@@ -183,7 +183,7 @@ class GDP:
     @property
     def mu(self) -> Enclosure:
         """``mu = sqrt(mu_sq)``: exact when rational, else a 30-digit enclosure."""
-        return _sqrt_enclosure(self.mu_sq, 30)
+        return sqrt_enclosure(self.mu_sq, 30)
 
     def compose(self, *others: object) -> "GDP":
         """This guarantee composed with ``others`` (GDPs or mu values): ``mu^2`` adds.
@@ -222,7 +222,7 @@ class GDP:
         """``{"mu_sq": "p/q", "mu": <enclosure>}``. Guarantee: exact / enclosure. Raises: nothing."""
         from ..numbers import fraction_str
 
-        return {"mu_sq": fraction_str(self.mu_sq), "mu": _sqrt_enclosure(self.mu_sq, check_digits(digits)).to_dict(digits)}
+        return {"mu_sq": fraction_str(self.mu_sq), "mu": sqrt_enclosure(self.mu_sq, check_digits(digits)).to_dict(digits)}
 
 
 def gaussian_mu(sigma: object, sensitivity: object = 1) -> Fraction:

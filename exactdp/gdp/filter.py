@@ -34,7 +34,7 @@ from typing import Any, Callable, Optional, Union
 from ..errors import ExactDPError, InvalidArgument
 from ..links import implements
 from ..numbers import Enclosure, fraction_str, fraction_to_decimal, parse_rational
-from .conversions import GDP, _sqrt_enclosure, gdp_delta, gdp_epsilon, gdp_mu
+from .conversions import GDP, gdp_delta, gdp_epsilon, gdp_mu, sqrt_enclosure
 
 __all__ = ["GDPFilter", "FilterEntry", "BudgetExceeded"]
 
@@ -192,7 +192,7 @@ class GDPFilter:
 
         Guarantee: exact when rational, else an enclosure to ``digits``. Raises: InvalidArgument (digits).
         """
-        return _sqrt_enclosure(self.remaining, digits)
+        return sqrt_enclosure(self.remaining, digits)
 
     @property
     def log(self) -> tuple[FilterEntry, ...]:

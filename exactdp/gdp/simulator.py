@@ -40,7 +40,7 @@ from typing import Any, Callable, Optional, Sequence
 from ..errors import InvalidArgument
 from ..links import implements
 from ..numbers import Enclosure, parse_list, parse_rational
-from .conversions import _sqrt_enclosure
+from .conversions import sqrt_enclosure
 
 __all__ = ["CholeskyFactor", "cholesky_factor", "cholesky_factor_symbolic", "sigma_matrix", "OnlineSimulator",
            "MAX_FACTOR_SIZE"]
@@ -118,7 +118,7 @@ class CholeskyFactor:
         x = self.R[i][j]
         if x == 0 or self.c[j] == 0:
             return Enclosure.point(0)
-        s = _sqrt_enclosure(self.c[j], digits + 2)
+        s = sqrt_enclosure(self.c[j], digits + 2)
         if s.exact is not None:
             return Enclosure.point(x * s.exact)
         lo, hi = sorted((x * s.lower, x * s.upper))

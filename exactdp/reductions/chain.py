@@ -31,7 +31,7 @@ from .steps import (
     STEPS,
     ReductionFailure,
     Trace,
-    _ball_str,
+    ball_str,
     chain_bound,
     optcomp_oracle,
     solve_int_partition,
@@ -304,8 +304,8 @@ def _finish_records(tr: Trace, c: Fraction, check: bool, limit: int, printed: tu
             N = inst.product_n()
             rec["sum_eps_le_ln_c"] = N * c.denominator ** inst.D <= c.numerator ** inst.D  # N^(1/D) <= c
             if objs["delta"].evaluations:
-                rec["delta_g"] = _ball_str(objs["delta"].arb(prec))
-                rec["answer"] = _ball_str(objs["answer"].arb(prec))
+                rec["delta_g"] = ball_str(objs["delta"].arb(prec))
+                rec["answer"] = ball_str(objs["answer"].arb(prec))
                 rec["precision_bits"] = prec
         if not check or "failure" in rec:
             continue
@@ -348,7 +348,7 @@ def _finish_records(tr: Trace, c: Fraction, check: bool, limit: int, printed: tu
             except CostTooHigh as e:
                 rec["brute_force"] = {"refused": str(e)}
             else:
-                rec["brute_force"] = _ball_str(bfv)
+                rec["brute_force"] = ball_str(bfv)
                 with workprec(prec):
                     ov = objs["answer"].arb(prec).overlaps(bfv)
                 checks.append(_check("delta_g * prod(1 + w_i) and the brute-force #SUM-PARTITION value overlap (both are enclosures)", ov))

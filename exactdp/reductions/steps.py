@@ -104,7 +104,7 @@ def _bounds(b: arb) -> tuple[Fraction, Fraction]:
         return arb_bounds(b)
 
 
-def _ball_str(b: arb, digits: int = 15) -> str:
+def ball_str(b: arb, digits: int = 15) -> str:
     lo, hi = _bounds(b)
     a, c = _dec(lo, digits, "down"), _dec(hi, digits, "up")
     return a if a == c else f"[{a}, {c}]"
@@ -579,7 +579,7 @@ def solve_t_partition(
                     m_lo = -((-lo.numerator) // lo.denominator)
                     m_hi = hi.numerator // hi.denominator
                     if m_lo > m_hi:
-                        msg = f"Lemma 4.11: the recovered count {_ball_str(cnt)} contains no integer"
+                        msg = f"Lemma 4.11: the recovered count {ball_str(cnt)} contains no integer"
                         if rec is not None:
                             rec["failure"] = msg
                         raise ReductionFailure(msg)
@@ -587,18 +587,18 @@ def solve_t_partition(
                     done = True
             if done:
                 if rec is not None:
-                    rec["r"] = {name: _ball_str(x) for name, x in zip(("r_T", "r_T''", "r_c", "r_c''"), R)}
+                    rec["r"] = {name: ball_str(x) for name, x in zip(("r_T", "r_T''", "r_c", "r_c''"), R)}
                     rec["r_forms"] = {name: repr(x) for name, x in zip(("r_T", "r_T''", "r_c", "r_c''"), (rT, rTs, rc, rcs))}
-                    rec["oracle_answers"] = [_ball_str(s) for s in S]
-                    rec["sum_gap_P^T"] = _ball_str(sigT)
-                    rec["sum_gap_P^c"] = _ball_str(sigc)
-                    rec["count_enclosure"] = _ball_str(cnt)
+                    rec["oracle_answers"] = [ball_str(s) for s in S]
+                    rec["sum_gap_P^T"] = ball_str(sigT)
+                    rec["sum_gap_P^c"] = ball_str(sigc)
+                    rec["count_enclosure"] = ball_str(cnt)
                     rec["precision_bits"] = p
                     rec["precision_rounds"] = rounds
                     rec["answer"] = count
                 return count
         if p >= max_prec:
-            raise PrecisionError(f"Lemma 4.11: count not certified at max_prec={max_prec} bits (enclosure {_ball_str(cnt)})")
+            raise PrecisionError(f"Lemma 4.11: count not certified at max_prec={max_prec} bits (enclosure {ball_str(cnt)})")
         p = min(2 * p, max_prec)
 
 

@@ -14,7 +14,7 @@ from typing import Optional
 from ..errors import InvalidArgument
 from ..events import Composition, Mechanism, as_composition
 from ..numbers import parse_choice
-from .check import DIRECTIONS, Case
+from .case import DIRECTIONS, Case
 
 __all__ = ["standard_cases", "float_groups", "is_float_exact", "GRIDS"]
 

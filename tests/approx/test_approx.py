@@ -32,8 +32,8 @@ from hypothesis import strategies as st
 from exactdp import Mechanism, mechanisms, optcomp
 from exactdp._backend import arb, fmpq, workprec
 from exactdp.approx import (
-    _knapsack_arb,
     delta_bounds,
+    knapsack_arb,
     knapsack_sum,
     lattice_exponents,
     lemma52_decide,
@@ -169,7 +169,7 @@ def test_knapsack_arb_rows_enclose_exact(items, B):
     w = [y for _, y in items]
     exact = ref_subset_sum(a, B, w)
     with workprec(80):
-        v = _knapsack_arb(a, B, [arb(fmpq(x.numerator, x.denominator)) for x in w])
+        v = knapsack_arb(a, B, [arb(fmpq(x.numerator, x.denominator)) for x in w])
         lo, hi = arb_bounds(v)
     assert lo <= exact <= hi
     assert hi - lo <= exact * F(1, 2**60)

@@ -2,6 +2,9 @@
 
 * Imports go downward only: every import statement of the package (function-level
   ones included) is checked against :data:`exactdp.layers.LAYERS`.
+* No import cycle among the package's modules (function-level imports included, ``if
+  TYPE_CHECKING:`` blocks left out), no private name (``_x``) imported from another module,
+  and FLINT and gmpy2 imported only by ``exactdp/_backend.py`` (issue 22).
 * The library never imports the proof checks (``exactdp_proofs``), except the
   ``exactdp proofs`` command; nothing installs or imports a package named ``proofs``.
 * ``exactdp --help`` and argument errors load no numeric module (FLINT, gmpy2, mpmath,
@@ -93,6 +96,155 @@ def test_imports_go_downward(path):
         if theirs > mine:
             bad.append(f"line {line}: {src} ({LAYERS[mine][0]}) imports {target} ({LAYERS[theirs][0]})")
     assert not bad, "\n".join(bad)
+
+
+# --------------------------------------------------------------------------
+# cycles, private names, the one backend door (issue 22)
+
+#: Known offenders, each ``(module, what it imports)``: none (keep it so; an entry must still offend).
+ALLOWED_BACKEND_IMPORTS: set = set()
+#: Private names imported across modules: ``(importing module, module imported from, name)``; none.
+ALLOWED_PRIVATE_IMPORTS: set = set()
+#: Import cycles, each a sorted tuple of modules; none.
+ALLOWED_CYCLES: set = set()
+BACKENDS = ("flint", "gmpy2")
+
+
+def _runtime_nodes(tree: ast.AST):
+    """Every node of ``tree`` except the bodies of ``if TYPE_CHECKING:`` (never run)."""
+    stack = [tree]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, ast.If) and getattr(n.test, "id", getattr(n.test, "attr", None)) == "TYPE_CHECKING":
+            stack.extend(n.orelse)
+            continue
+        yield n
+        stack.extend(ast.iter_child_nodes(n))
+
+
+def _import_facts(path: Path) -> tuple[set, list, list]:
+    """``(modules of exactdp imported, private names imported as (line, module, name),
+    backends imported as (line, module))`` by the file, at run time."""
+    mod = _module_name(path)
+    pkg = mod if path.name == "__init__.py" else mod.rsplit(".", 1)[0]
+    edges: set = set()
+    private: list = []
+    backend: list = []
+    for node in _runtime_nodes(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                if a.name.split(".")[0] in BACKENDS:
+                    backend.append((node.lineno, a.name))
+                if a.name.startswith("exactdp."):
+                    edges.add(a.name)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = pkg.split(".")
+                base = base[: len(base) - node.level + 1]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            if target.split(".")[0] in BACKENDS:
+                backend.append((node.lineno, target))
+            if not (target == "exactdp" or target.startswith("exactdp.")):
+                continue
+            for a in node.names:
+                if _is_module(f"{target}.{a.name}"):
+                    edges.add(f"{target}.{a.name}")  # a submodule, not its package's __init__
+                    continue
+                edges.add(target)
+                if a.name.startswith("_") and not a.name.startswith("__"):
+                    private.append((node.lineno, target, a.name))
+    edges.discard("exactdp")  # the lazy facade (PEP 562) imports nothing at import time
+    return edges, private, backend
+
+
+FACTS = {_module_name(p): _import_facts(p) for p in FILES}
+
+
+def _cycles(graph: dict) -> list[tuple[str, ...]]:
+    """The strongly connected components of more than one module (Tarjan, iteratively)."""
+    index: dict = {}
+    low: dict = {}
+    stack: list = []
+    on: set = set()
+    out = []
+    counter = 0
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on.add(root)
+        while work:
+            v, it = work[-1]
+            for w in it:
+                if w not in graph:
+                    continue
+                if w not in index:
+                    index[w] = low[w] = counter
+                    counter += 1
+                    stack.append(w)
+                    on.add(w)
+                    work.append((w, iter(sorted(graph[w]))))
+                    break
+                if w in on:
+                    low[v] = min(low[v], index[w])
+            else:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[v])
+                if low[v] == index[v]:
+                    comp = []
+                    while True:
+                        w = stack.pop()
+                        on.discard(w)
+                        comp.append(w)
+                        if w == v:
+                            break
+                    if len(comp) > 1:
+                        out.append(tuple(sorted(comp)))
+    return out
+
+
+def test_no_import_cycle():
+    cycles = _cycles({m: f[0] for m, f in FACTS.items()})
+    bad = [c for c in cycles if c not in ALLOWED_CYCLES]
+    assert not bad, "import cycles:\n" + "\n".join(" -> ".join(c) for c in bad)
+    assert not [c for c in cycles if any(m.startswith("exactdp.engines") for m in c)]
+
+
+def test_the_cycle_finder_finds_cycles():
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [("a", "b", "c")]
+    assert _cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_no_private_name_is_imported_across_modules():
+    bad = [f"{m} line {line}: imports {name} from {src}" for m, f in FACTS.items() for line, src, name in f[1]
+           if src != m and (m, src, name) not in ALLOWED_PRIVATE_IMPORTS]
+    assert not bad, "\n".join(bad)
+
+
+def test_flint_and_gmpy2_are_imported_only_by_the_backend():
+    bad = [f"{m} line {line}: imports {what}" for m, f in FACTS.items() for line, what in f[2]
+           if m != "exactdp._backend" and (m, what.split(".")[0]) not in ALLOWED_BACKEND_IMPORTS]
+    assert not bad, "\n".join(bad)
+    text = (ROOT / "exactdp" / "_backend.py").read_text(encoding="utf-8")
+    assert '"flint"' in text and '"gmpy2"' in text, "the backend module loads FLINT and gmpy2"
+
+
+def test_the_allow_lists_hold_no_engine_and_no_stale_entry():
+    # every allowed offender still offends (an entry that no longer does is removed), and none is an engine
+    backend = {(m, what.split(".")[0]) for m, f in FACTS.items() for _, what in f[2]}
+    private = {(m, src, name) for m, f in FACTS.items() for _, src, name in f[1]}
+    cycles = set(_cycles({m: f[0] for m, f in FACTS.items()}))
+    assert ALLOWED_BACKEND_IMPORTS <= backend, ALLOWED_BACKEND_IMPORTS - backend
+    assert ALLOWED_PRIVATE_IMPORTS <= private, ALLOWED_PRIVATE_IMPORTS - private
+    assert ALLOWED_CYCLES <= cycles, ALLOWED_CYCLES - cycles
+    for entry in [*ALLOWED_BACKEND_IMPORTS, *ALLOWED_PRIVATE_IMPORTS, *(m for c in ALLOWED_CYCLES for m in c)]:
+        assert "exactdp.engines" not in str(entry)
 
 
 def test_every_module_has_a_layer():

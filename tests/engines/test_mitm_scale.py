@@ -130,7 +130,7 @@ def test_breakpoint_ties_are_decided_exactly():
 def test_many_exact_ties_go_to_the_per_class_form(monkeypatch):
     # eps in {0.1, 0.2, 0.3} (0.1 + 0.2 = 0.3) and eps_g = 0: many pairs tie exactly at t = 1; past
     # VEC_MAX_BAND band pairs an evaluation goes to the per-class form, which merges them
-    import exactdp.engines.mitm as mitm
+    import exactdp.engines.mitm.vector as mitm
 
     eps = ["0.1", "0.2", "0.3"] * 4
     ms = [Mechanism(eps=e) for e in eps]

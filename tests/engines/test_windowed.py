@@ -313,7 +313,7 @@ def test_plateau_of_ln_S_does_not_stall_the_search():
     assert composed_delta(c, eps_g=r.lower * (1 - Fraction(1, 10**15)), engine="certified").lower > d
     assert composed_delta(c, eps_g=r.upper * (1 + Fraction(1, 10**15)), engine="certified").upper < d
     p = Prepared(c)
-    from exactdp.engines.base import Target
+    from exactdp.engines.inverse import Target
 
     tg = Target(p.P, d)
     L0 = p.struct.locate_float(tg.log_float() + p.log_Z)

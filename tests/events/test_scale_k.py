@@ -177,7 +177,7 @@ def test_eps_zero_mechanisms_answer_or_refuse_before_building_2_to_the_k(no_expa
 
 
 def test_cost_of_the_zero_exponent_group_is_estimated():
-    from exactdp.engines.costs import lattice_build
+    from exactdp.engines.lattice import lattice_build
 
     # 2^n0 in every one of the A + 1 coefficients: n0 (A + 1) bits, about 8 bytes per bit at peak
     assert lattice_build([(0, 10**9)]).bytes >= 10**9

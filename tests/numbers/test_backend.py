@@ -11,9 +11,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 PKG = ROOT / "exactdp"
 
-#: files of the engine room that still import a backend directly; the engines' part of
-#: issue 22 routes them through the door (then this set is empty)
-PENDING = {"exactdp/engines/choose.py"}
+#: files that still import a backend directly (none: every import goes through the door)
+PENDING: set = set()
 
 
 def _backend_imports(path: Path) -> list[str]:
