@@ -13,9 +13,8 @@ passes), 1 otherwise, 2 on bad arguments.
 
 from __future__ import annotations
 
-import os
+import sys
 import time
-from pathlib import Path
 
 from ..errors import InvalidArgument
 
@@ -37,6 +36,10 @@ def register(sub) -> None:
     p.add_argument("--report", metavar="PATH", default=None,
                    help=f"also write the markdown report to PATH (the committed one is {DEFAULT_REPORT}: "
                         "`make proofs-report`); default: no report")
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--progress", dest="progress", action="store_true", default=None,
+                   help="one line on stderr per entry as it is settled (default: when stderr is a terminal)")
+    g.add_argument("--no-progress", dest="progress", action="store_false", help="no progress lines")
     p.set_defaults(func=run)
 
 
@@ -53,36 +56,42 @@ def _papers(name):
 
 def run(args) -> int:
     """Run the checks; see the module docstring for output and exit status."""
-    from exactdp_proofs._framework import run_paper
-    from exactdp_proofs._report import coverage, render_markdown, render_table
-
-    from .common import emit_json
+    from .common import check_outputs, emit_json
 
     papers = _papers(args.paper)
     report = args.report
     if report and report != "-":
-        # refuse an unwritable report path before the checks run, not after
-        parent = Path(report).resolve().parent
-        if not parent.is_dir() or not os.access(parent, os.W_OK):
-            raise InvalidArgument("--report", "a path in an existing, writable directory (or '-')", report)
+        check_outputs(args, files=["report"])  # before the checks run: a folder or a device is refused
+    from exactdp_proofs._framework import entries, run_entry
+    from exactdp_proofs._report import coverage, render_markdown, render_table
+
+    todo = [(paper, id, text, fn) for paper in papers for id, text, fn in entries(paper)
+            if args.id is None or args.id.lower() in id.lower()]
+    if not todo:
+        # a typo in --id must not pass as "0 entries, all conclusive" (refused before any check runs)
+        raise InvalidArgument("--id", "a text contained in at least one entry id (e.g. 'Theorem 1.5')", repr(args.id))
     from exactdp.links import links, parse_link
 
     implemented: dict = {}
     for stmt, fns in links().items():
         implemented.setdefault(parse_link(stmt), []).extend(fns)
+    show = sys.stderr.isatty() if args.progress is None else args.progress
     t0 = time.perf_counter()
     results = []
-    for paper in papers:
-        results += run_paper(paper, full=args.full, only=args.id)
+    for i, (paper, id, text, fn) in enumerate(todo, 1):
+        c = run_entry(paper, id, text, fn, args.full)
+        results.append(c)
+        if show:  # each result as it is settled
+            sys.stderr.write(f"[{i}/{len(todo)}] {paper} {id}: {c.status}{'' if c.settled else ' (inconclusive)'} "
+                             f"({c.seconds:.1f} s)\n")
+            sys.stderr.flush()
     elapsed = time.perf_counter() - t0
-    if args.id is not None and not results:
-        # a typo in --id must not pass as "0 entries, all conclusive"
-        raise InvalidArgument("--id", "a text contained in at least one entry id (e.g. 'Theorem 1.5')", repr(args.id))
 
     if report and report != "-":
-        tmp = Path(report).with_name(Path(report).name + ".tmp")
-        tmp.write_text(render_markdown(results, papers, args.full, implemented), encoding="utf-8")
-        os.replace(tmp, report)  # atomic: never a half-written report
+        from exactdp.jobs import write_atomic
+
+        text = render_markdown(results, papers, args.full, implemented)
+        write_atomic(report, text.split("\n")[:-1] if text.endswith("\n") else text.split("\n"), "--report")
 
     if args.json:
         emit_json({"results": [{**c.to_dict(), "implemented_by": implemented.get((c.paper, c.id), [])} for c in results]})
