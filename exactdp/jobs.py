@@ -12,7 +12,11 @@ One design for every job:
   lost or duplicated.
 * The final output is written atomically (a temporary file in the same folder,
   ``fsync``, ``os.replace``) in task order, so it does not depend on the order in
-  which tasks finished, on resumption, or on the scheduler.
+  which tasks finished, on resumption, or on the scheduler. A symbolic link is
+  followed (its target is written, the link stays a link); anything that is not a
+  regular file (a folder, a device such as ``/dev/full``, a FIFO) is refused.
+* Every output path (and a state file, and a Dask address) is checked before any
+  work: :func:`output_file`, :func:`output_dir`, :func:`check_scheduler`.
 * Progress goes to stderr (a bar with the rate and the time left).
 * Tasks run serially, or on Dask (``dask.distributed``): an existing scheduler's
   address, or a local cluster of N worker processes. The client writes each
@@ -25,6 +29,8 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import stat
 import sys
 import tempfile
 import time
@@ -33,10 +39,111 @@ from typing import Callable, Iterable, Optional, Sequence
 from .errors import InvalidArgument
 from .numbers import parse_int
 
-__all__ = ["read_state", "Appender", "Progress", "dask_client", "run_tasks", "write_atomic", "MAX_WORKERS"]
+__all__ = ["read_state", "Appender", "Progress", "dask_client", "run_tasks", "write_atomic", "MAX_WORKERS",
+           "output_file", "output_dir", "read_input", "check_scheduler"]
 
 #: Most worker processes of a local Dask cluster.
 MAX_WORKERS = 64
+
+#: A Dask scheduler's address: ``[scheme://]host:port`` (``inproc://...`` as Dask writes it).
+_ADDRESS = re.compile(r"^(?:(?:tcp|tls|ucx|ws|wss)://)?(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+):([0-9]{1,5})$|^inproc://\S+$")
+
+
+def _why(e: OSError) -> str:
+    return e.strerror or type(e).__name__
+
+
+def output_file(path: object, what: str = "--out") -> str:
+    """The file to write for the output path ``path``, checked before any work: a non-empty
+    path whose folder exists and is writable, naming a regular file or nothing yet. A symbolic
+    link is followed: the returned path is its target's (so the link is kept and the target
+    written), a dangling link's target included.
+
+    Guarantee: exact (the file system as it is now). Raises:
+        InvalidArgument: naming ``what``, for an empty path, a folder, a device, a FIFO or any
+            other file that is not regular, a missing or unwritable folder, a link loop.
+    """
+    if not isinstance(path, (str, os.PathLike)) or not os.fspath(path):
+        raise InvalidArgument(what, "a file path (not empty)", repr(path) if isinstance(path, str) else path)
+    p = os.fspath(path)
+    if isinstance(p, bytes) or "\x00" in p:
+        raise InvalidArgument(what, "a file path (text, no NUL character)", repr(p))
+    real = os.path.realpath(p)
+    try:
+        st = os.stat(real)
+    except FileNotFoundError:
+        st = None
+    except OSError as e:  # a link loop, a component that is not a folder, a name too long
+        raise InvalidArgument(what, "a path to a regular file", f"{p} ({_why(e)})") from None
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        kind = "a folder" if stat.S_ISDIR(st.st_mode) else "a device or other special file"
+        raise InvalidArgument(what, "a regular file or a new file's path, never replaced when it is a folder or a "
+                              "device", f"{p} is {kind}")
+    folder = os.path.dirname(real)
+    if not os.path.isdir(folder):
+        raise InvalidArgument(what, "a file in an existing folder", p)
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise InvalidArgument(what, "a file in a writable folder", p)
+    return real
+
+
+def output_dir(path: object, what: str = "--out") -> str:
+    """The folder to write into for ``path``, checked before any work: an existing, writable
+    folder, or a new one whose parent exists (created by the caller when it writes).
+
+    Guarantee: exact (the file system as it is now). Raises:
+        InvalidArgument: naming ``what``, for an empty path, an existing file that is not a
+            folder, a missing or unwritable parent.
+    """
+    if not isinstance(path, (str, os.PathLike)) or not os.fspath(path):
+        raise InvalidArgument(what, "a folder path (not empty)", repr(path) if isinstance(path, str) else path)
+    p = os.fspath(path)
+    if isinstance(p, bytes) or "\x00" in p:
+        raise InvalidArgument(what, "a folder path (text, no NUL character)", repr(p))
+    real = os.path.realpath(p)
+    if os.path.lexists(real) and not os.path.isdir(real):
+        raise InvalidArgument(what, "a folder (existing or new), not a file", p)
+    probe = real if os.path.isdir(real) else os.path.dirname(real)
+    if not os.path.isdir(probe):
+        raise InvalidArgument(what, "a folder whose parent exists", p)
+    if not os.access(probe, os.W_OK | os.X_OK):
+        raise InvalidArgument(what, "a writable folder", p)
+    return real
+
+
+def read_input(path: object, what: str = "--in") -> bytes:
+    """The bytes of the input file ``path``: a regular file that can be read to its end.
+
+    Guarantee: exact. Raises:
+        InvalidArgument: naming ``what``, for a missing file, a folder or device, or a read
+            error (``/proc/self/mem``, a permission, an I/O error).
+    """
+    if not isinstance(path, (str, os.PathLike)) or not os.fspath(path) or "\x00" in str(os.fspath(path)):
+        raise InvalidArgument(what, "an existing file", repr(path))
+    p = os.fspath(path)
+    if not os.path.isfile(p):
+        raise InvalidArgument(what, "an existing regular file", p)
+    try:
+        with open(p, "rb") as f:
+            return f.read()
+    except OSError as e:
+        raise InvalidArgument(what, "a readable file", f"{p} ({_why(e)})") from None
+
+
+def check_scheduler(address: object, what: str = "--scheduler") -> str:
+    """``address`` checked as a Dask scheduler's address, ``[tcp|tls|ucx|ws|wss://]host:port``
+    (port 1..65535) or ``inproc://...``, before anything connects to it.
+
+    Guarantee: exact (the form of the text; whether a scheduler answers there is known only
+    on connecting). Raises: InvalidArgument naming ``what``.
+    """
+    expected = "the address of a Dask scheduler, [tcp://]host:port (e.g. tcp://127.0.0.1:8786)"
+    if not isinstance(address, str) or not address.isascii():
+        raise InvalidArgument(what, expected, address)
+    m = _ADDRESS.match(address.strip())
+    if m is None or (m.group(2) is not None and not 1 <= int(m.group(2)) <= 65535):
+        raise InvalidArgument(what, expected, address)
+    return address.strip()
 
 
 def read_state(path: str, header: dict, *, what: str = "--state", key: str = "key") -> dict[str, dict]:
@@ -159,9 +266,10 @@ def dask_client(scheduler: Optional[str] = None, workers: Optional[int] = None):
         n = parse_int(workers, "--workers", lo=1, hi=MAX_WORKERS)
         cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None)
         return Client(cluster), cluster
+    scheduler = check_scheduler(scheduler)
     try:
         return Client(scheduler, timeout=10), None
-    except (OSError, TimeoutError) as e:
+    except (OSError, TimeoutError, ValueError) as e:
         raise InvalidArgument("--scheduler", "the address of a running Dask scheduler", f"{scheduler} ({e})") from None
 
 
@@ -185,6 +293,10 @@ def run_tasks(fn: Callable[..., dict], tasks: Sequence[tuple[str, tuple]], *, st
         InvalidArgument: a state file of another job; Dask options as in :func:`dask_client`.
     """
     header = header or {}
+    if scheduler is not None:
+        check_scheduler(scheduler)
+    if state is not None:
+        output_file(state, "--state")
     keys = [k for k, _ in tasks]
     if len(set(keys)) != len(keys):
         raise InvalidArgument("tasks", "distinct keys", f"{len(keys) - len(set(keys))} duplicates")
@@ -236,23 +348,33 @@ def run_tasks(fn: Callable[..., dict], tasks: Sequence[tuple[str, tuple]], *, st
     return results
 
 
-def write_atomic(path: str, lines: Iterable[str]) -> None:
+def write_atomic(path: str, lines: Iterable[str], what: str = "--out") -> None:
     """Write ``lines`` (each without its newline) to ``path`` atomically: a temporary file in the
-    same folder, fsync, ``os.replace``. A reader sees the old file or the whole new one.
+    same folder, fsync, ``os.replace``. A reader sees the old file or the whole new one. A
+    symbolic link is followed (its target is replaced, the link kept); an existing target keeps
+    its permission bits.
 
-    Guarantee: exact. Raises: OSError from the file system (the temporary file is removed).
+    Guarantee: exact. Raises:
+        InvalidArgument: ``path`` is not a regular file or a new file's path in a writable
+            folder (:func:`output_file`): a folder or a device is never replaced.
+        OSError: from the file system while writing (the temporary file is removed).
     """
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".", suffix=".tmp", dir=folder)
+    target = output_file(path, what)
+    folder = os.path.dirname(target)
     try:
-        os.fchmod(fd, 0o644)  # mkstemp makes it private; the output is an ordinary file
+        mode = stat.S_IMODE(os.stat(target).st_mode)
+    except FileNotFoundError:
+        mode = 0o644
+    fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(target) + ".", suffix=".tmp", dir=folder)
+    try:
+        os.fchmod(fd, mode)  # mkstemp makes it private; the output is an ordinary file
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             for line in lines:
                 f.write(line)
                 f.write("\n")
             f.flush()
             os.fsync(f.fileno())
-        os.replace(tmp, path)
+        os.replace(tmp, target)
     except BaseException:
         if os.path.exists(tmp):
             os.unlink(tmp)

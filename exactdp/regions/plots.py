@@ -31,8 +31,9 @@ FORMATS = (".png", ".svg")
 
 
 def check_output(path: object) -> str:
-    """``path`` as a string ending in .png or .svg whose directory exists. Guarantee: exact.
-    Raises: InvalidArgument naming ``-o``."""
+    """``path`` as a string ending in .png or .svg whose directory exists and that is a regular
+    file or nothing yet (a symbolic link is followed; a folder or a device is refused,
+    :func:`exactdp.jobs.output_file`). Guarantee: exact. Raises: InvalidArgument naming ``-o``."""
     if not isinstance(path, (str, os.PathLike)):
         raise InvalidArgument("-o", "a file name ending in .png or .svg", path)
     p = os.fspath(path)
@@ -42,6 +43,9 @@ def check_output(path: object) -> str:
     d = os.path.dirname(os.path.abspath(p))
     if not os.path.isdir(d):
         raise InvalidArgument("-o", "a file in an existing directory", p)
+    from ..jobs import output_file
+
+    output_file(p, "-o")
     return p
 
 
@@ -58,12 +62,16 @@ def _plt():
 
 
 def _save(fig, path: str) -> None:
+    from ..jobs import output_file
+
     ext = os.path.splitext(path)[1].lower()
-    fd, tmp = tempfile.mkstemp(suffix=ext, dir=os.path.dirname(os.path.abspath(path)))
+    target = output_file(path, "-o")  # a link's target is written (the link kept); never a device
+    fd, tmp = tempfile.mkstemp(suffix=ext, dir=os.path.dirname(target))
     os.close(fd)
     try:
         fig.savefig(tmp, format=ext[1:], dpi=150, bbox_inches="tight")
-        os.replace(tmp, path)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, target)
     except BaseException:
         if os.path.exists(tmp):
             os.unlink(tmp)
