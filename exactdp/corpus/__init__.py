@@ -207,9 +207,9 @@ def build_corpus(out_dir: str, grid: Optional[Iterable[dict]] = None, *, schedul
     """
     from .. import __version__
 
-    output_dir(out_dir, "--out")
-    for name in (VECTORS, MANIFEST, VECTORS + ".partial"):
-        output_file(os.path.join(out_dir, name), "--out")
+    if os.path.isdir(output_dir(out_dir, "--out")):  # a new folder is made below, after validation
+        for name in (VECTORS, MANIFEST, VECTORS + ".partial"):
+            output_file(os.path.join(out_dir, name), "--out")
     if scheduler is not None:
         check_scheduler(scheduler)
     entries = list(grid) if grid is not None else curated_grid()
