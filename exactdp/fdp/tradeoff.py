@@ -133,6 +133,8 @@ class TradeOff(ExactVertices):
 
     def __init__(self, vertices: Iterable[Sequence[object]], *, label: str = "trade-off function", digits: int = 30):
         pts = []
+        if isinstance(vertices, (str, bytes)) or not hasattr(vertices, "__iter__"):
+            raise InvalidArgument("vertices", "an iterable of pairs (alpha, beta)", vertices)
         for i, v in enumerate(vertices):
             if not (isinstance(v, (tuple, list)) and len(v) == 2):
                 raise InvalidArgument(f"vertices[{i}]", "a pair (alpha, beta)", v)
@@ -727,7 +729,10 @@ def f_eps_delta(eps: object = None, delta: object = 0, *, exp_eps: object = None
 
 
 def _label(m: Mechanism) -> str:
-    return f"f_{{{m.eps if m.eps is not None else 'ln ' + str(m.exp_eps)}, {m.delta}}}"
+    from ..numbers import short_fraction
+
+    e = short_fraction(m.eps, 40) if m.eps is not None else "ln " + short_fraction(m.exp_eps, 40)
+    return f"f_{{{e}, {short_fraction(m.delta, 40)}}}"
 
 
 def _f_eps_delta_scalar(w: Scalar, d, label: str, digits: int = 30) -> TradeOff:
