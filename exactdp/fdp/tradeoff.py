@@ -53,6 +53,7 @@ from ..numbers import (
     parse_exp_eps,
     parse_list,
     parse_rational,
+    parse_unit,
     refine,
 )
 from .geometry import lower_hull, neyman_pearson, simplify_chain, upper_envelope, value_at, values_at
@@ -204,9 +205,7 @@ class TradeOff(ExactVertices):
         Raises:
             InvalidArgument: alpha not a rational in [0, 1].
         """
-        a = parse_rational(alpha, "alpha", expected="a rational number in [0, 1]")
-        if not 0 <= a <= 1:
-            raise InvalidArgument("alpha", "a rational number in [0, 1]", alpha)
+        a = parse_unit(alpha, "alpha")
         if self.is_exact:
             return Enclosure.point(value_at(self.exact_vertices(), a))
         if self._pts is not None:

@@ -23,7 +23,7 @@ _EXPORTS = {
     "arb_bounds": "fmt", "arb_of_fraction": "fmt", "fraction_str": "fmt", "fraction_to_decimal": "fmt", "short_fraction": "fmt", "pow2_text": "fmt",
     "MAX_DECIMAL_EXPONENT": "parse", "MAX_NUMBER_DIGITS": "parse", "as_scalar": "parse", "parse_choice": "parse",
     "parse_delta": "parse", "parse_eps": "parse", "parse_exp_eps": "parse", "parse_int": "parse", "parse_list": "parse",
-    "parse_positive": "parse", "parse_rational": "parse", "screen_text": "parse", "coprime_fraction": "parse",
+    "parse_positive": "parse", "parse_unit": "parse", "parse_json": "parse", "parse_rational": "parse", "screen_text": "parse", "coprime_fraction": "parse",
     "GUARD_BITS": "precision", "MAXPREC": "precision", "accurate": "precision", "digits_to_bits": "precision",
     "refine": "precision",
 }
@@ -42,6 +42,8 @@ __all__ = [
     "short_fraction",
     "pow2_text",
     "parse_rational",
+    "parse_unit",
+    "parse_json",
     "parse_eps",
     "parse_exp_eps",
     "parse_delta",

@@ -39,6 +39,7 @@ __all__ = [
     "parse_exp_eps",
     "parse_delta",
     "parse_positive",
+    "parse_unit",
     "parse_int",
     "parse_choice",
     "parse_list",
@@ -245,6 +246,18 @@ def parse_positive(value: object, name: str, *, above: Fraction = Fraction(0), s
     x = parse_rational(value, name, expected=expected)
     if x < above or (strict and x == above):
         raise InvalidArgument(name, expected, value)
+    return x
+
+
+def parse_unit(value: object, name: str) -> Fraction:
+    """A rational in ``[0, 1]`` (a type I error alpha, a probability). Guarantee: exact.
+
+    Raises:
+        InvalidArgument: not a rational, or outside ``[0, 1]``.
+    """
+    x = parse_rational(value, name, expected="a rational number in [0, 1]")
+    if not 0 <= x <= 1:
+        raise InvalidArgument(name, "a rational number in [0, 1]", value)
     return x
 
 
