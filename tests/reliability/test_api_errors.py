@@ -103,3 +103,18 @@ def test_repr_of_a_calibration_with_huge_numbers():
     s = repr(huge)
     assert s.startswith("Calibration(") and "chars)" in s
     assert "k=10" in s and repr(c).startswith("Calibration(eps_g=")
+
+
+@pytest.mark.parametrize("k", [1030, 5000])
+def test_bounds_past_the_float_range_do_not_overflow(k):
+    """delta_tilde = 1 - (1 - delta_g) / (1 - delta)^k = 1 - 2^(k - 1) here: beyond a float from
+    k = 1026 (the message's float() raised OverflowError)."""
+    r = X.composition_bounds(X.mechanisms(eps="0.1", delta="0.5", k=k), "0.5")
+    for name in ("kov_3_4", "kov_3_5"):
+        b = r.bounds[name]
+        assert b.value is None and "is not in (0, 1]" in b.reason
+        shown = b.reason.split(" = ")[-1].split(" is not")[0]  # e.g. -5.75262e+309 for k = 1030
+        with mpmath.workdps(40):
+            true = 1 - mpmath.mpf(2) ** (k - 1)
+            assert mpmath.mpf(shown) <= true  # rounded down
+            assert abs(mpmath.mpf(shown) / true - 1) < mpmath.mpf("1e-5")  # to 6 digits
