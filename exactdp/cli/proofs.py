@@ -1,12 +1,14 @@
 """``exactdp proofs``: run the executable checks of the papers' numbered statements.
 
-Usage: ``exactdp proofs [--paper NAME] [--full] [--json] [--id TEXT] [--report PATH]``.
+Usage: ``exactdp proofs [--paper NAME] [--full] [--json] [--id TEXT] [--report PATH] [--state FILE]``.
 The default run (what CI runs) is bounded (well under a minute); ``--full``
 checks more instances. Prints a table with, per statement, the exactdp functions
 that implement it (or, with ``--json``, ``{"results": [{"paper", "id", "statement",
 "status", "checks", "evidence", "correction", "implemented_by"}, ...]}``); with
 ``--report PATH`` also the markdown report (the committed ``docs/proofs-report.md``
-is written by ``make proofs-report``). Exit status 0 when every
+is written by ``make proofs-report``). ``--progress`` prints a line per entry as it is
+settled; ``--state FILE`` makes the run resumable (entries settled by an earlier run with the
+same ``--full`` and exactdp version are read back, not run again). Exit status 0 when every
 entry is conclusive (a refutation counts only with a correction whose own check
 passes), 1 otherwise, 2 on bad arguments.
 """
@@ -36,6 +38,9 @@ def register(sub) -> None:
     p.add_argument("--report", metavar="PATH", default=None,
                    help=f"also write the markdown report to PATH (the committed one is {DEFAULT_REPORT}: "
                         "`make proofs-report`); default: no report")
+    p.add_argument("--state", metavar="FILE", default=None,
+                   help="resumable: each settled entry is appended to FILE; a later run with the same FILE "
+                        "(and --full) reads them back instead of running them again")
     g = p.add_mutually_exclusive_group()
     g.add_argument("--progress", dest="progress", action="store_true", default=None,
                    help="one line on stderr per entry as it is settled (default: when stderr is a terminal)")
@@ -62,6 +67,7 @@ def run(args) -> int:
     report = args.report
     if report and report != "-":
         check_outputs(args, files=["report"])  # before the checks run: a folder or a device is refused
+    check_outputs(args, files=["state"])
     from exactdp_proofs._framework import entries, run_entry
     from exactdp_proofs._report import coverage, render_markdown, render_table
 
@@ -76,15 +82,31 @@ def run(args) -> int:
     for stmt, fns in links().items():
         implemented.setdefault(parse_link(stmt), []).extend(fns)
     show = sys.stderr.isatty() if args.progress is None else args.progress
+    from exactdp import __version__
+    from exactdp.jobs import Appender, read_state
+
+    header = {"exactdp_proofs": 1, "full": bool(args.full), "exactdp_version": __version__}
+    done = read_state(args.state, header, what="--state") if args.state else {}
+    app = Appender(args.state, header)
     t0 = time.perf_counter()
     results = []
-    for i, (paper, id, text, fn) in enumerate(todo, 1):
-        c = run_entry(paper, id, text, fn, args.full)
-        results.append(c)
-        if show:  # each result as it is settled
-            sys.stderr.write(f"[{i}/{len(todo)}] {paper} {id}: {c.status}{'' if c.settled else ' (inconclusive)'} "
-                             f"({c.seconds:.1f} s)\n")
-            sys.stderr.flush()
+    try:
+        for i, (paper, id, text, fn) in enumerate(todo, 1):
+            key = f"{paper}|{id}"
+            if key in done:
+                c, how = _check_of(done[key]), "(from --state)"
+            else:
+                c = run_entry(paper, id, text, fn, args.full)
+                how = f"({c.seconds:.1f} s)"
+                if c.status != "error":  # an entry that crashed is run again next time
+                    app.write(_record_of(c, key))
+            results.append(c)
+            if show:  # each result as it is settled
+                sys.stderr.write(f"[{i}/{len(todo)}] {paper} {id}: {c.status}{'' if c.settled else ' (inconclusive)'} "
+                                 f"{how}\n")
+                sys.stderr.flush()
+    finally:
+        app.close()
     elapsed = time.perf_counter() - t0
 
     if report and report != "-":
@@ -109,3 +131,20 @@ def run(args) -> int:
                                                               if bad else "; all conclusive")
               + (f"; report: {report}" if report and report != "-" else ""))
     return 0 if all(c.settled for c in results) else 1
+
+
+def _record_of(c, key: str) -> dict:
+    """A settled entry as a JSON record of the state file."""
+    import dataclasses
+
+    return {"key": key, **dataclasses.asdict(c)}
+
+
+def _check_of(rec: dict):
+    """The entry a state-file record holds."""
+    from exactdp_proofs._framework import Check, Correction
+
+    d = {k: v for k, v in rec.items() if k != "key"}
+    if d.get("correction") is not None:
+        d["correction"] = Correction(**d["correction"])
+    return Check(**d)
