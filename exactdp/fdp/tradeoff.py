@@ -493,6 +493,12 @@ def _interp_enclosed(verts, a: Fraction) -> Enclosure:
     for (a0, b0), (a1, b1) in zip(verts, verts[1:]):
         if a1.upper < a or a0.lower > a:
             continue
+        if a0.exact is not None and a0.exact == a1.exact == a:
+            # a vertical segment at alpha = a (f(0) < 1: (0, 1) -> (0, f(0))): f(a) is its lower end
+            for v in (min(b0.lower, b1.lower), min(b0.upper, b1.upper)):
+                lo = v if lo is None else min(lo, v)
+                hi = v if hi is None else max(hi, v)
+            continue
         xs0 = [x for x in (a0.lower, min(a0.upper, a)) if x <= a]
         xs1 = [x for x in (max(a1.lower, a), a1.upper) if x >= a]
         for x0 in xs0:
