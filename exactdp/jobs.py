@@ -17,7 +17,7 @@ One design for every job:
   regular file (a folder, a device such as ``/dev/full``, a FIFO) is refused.
 * Every output path (and a state file, and a Dask address) is checked before any
   work: :func:`output_file`, :func:`output_dir`, :func:`check_scheduler`.
-* Progress goes to stderr (a bar with the rate and the time left).
+* Progress goes to stderr (a bar with the rate and the time left: tqdm's when tqdm is installed).
 * Tasks run serially, or on Dask (``dask.distributed``): an existing scheduler's
   address, or a local cluster of N worker processes. The client writes each
   result as it arrives; a killed worker's tasks are rescheduled by Dask on the
@@ -219,14 +219,22 @@ class Appender:
 
 
 class Progress:
-    """A progress bar on stderr: done/total, rate, time left. Guarantee: none (display only)."""
+    """A progress bar on stderr: done/total, rate, time left. tqdm's bar when tqdm is installed
+    (the bar users know; ``pip install tqdm``), else a plain one. Guarantee: none (display only)."""
 
     def __init__(self, total: int, done: int, enabled: bool, what: str = "tasks"):
         self.total, self.done, self.enabled, self.what = total, done, enabled, what
         self.start, self.new = time.monotonic(), 0
         self._last = 0.0
+        self._tqdm = None
         if enabled:
-            self._draw()
+            try:
+                from tqdm import tqdm
+            except ImportError:
+                self._draw()
+            else:
+                self._tqdm = tqdm(total=total, initial=done, unit=" " + what.split()[-1], file=sys.stderr,
+                                  dynamic_ncols=True, leave=True)
 
     def _draw(self) -> None:
         el = time.monotonic() - self.start
@@ -241,13 +249,18 @@ class Progress:
     def step(self) -> None:
         self.done += 1
         self.new += 1
+        if self._tqdm is not None:
+            self._tqdm.update(1)
+            return
         now = time.monotonic()
         if self.enabled and (now - self._last > 0.1 or self.done == self.total):
             self._last = now
             self._draw()
 
     def close(self) -> None:
-        if self.enabled:
+        if self._tqdm is not None:
+            self._tqdm.close()
+        elif self.enabled:
             sys.stderr.write("\n")
             sys.stderr.flush()
 

@@ -39,3 +39,34 @@ def test_many_tasks_still_go_to_dask(monkeypatch):
 def test_a_bad_worker_count_is_refused_even_when_serial():
     with pytest.raises(jobs.InvalidArgument, match="--workers"):
         jobs.run_tasks(_square, [("0", (0,))], workers=0)
+
+
+def test_progress_uses_tqdm_when_installed(monkeypatch):
+    import sys
+    import types
+
+    made = []
+
+    class FakeTqdm:
+        def __init__(self, **kw):
+            self.kw, self.n, self.closed = kw, kw["initial"], False
+            made.append(self)
+
+        def update(self, n):
+            self.n += n
+
+        def close(self):
+            self.closed = True
+
+    monkeypatch.setitem(sys.modules, "tqdm", types.SimpleNamespace(tqdm=FakeTqdm))
+    jobs.run_tasks(_square, [(str(i), (i,)) for i in range(5)], progress=True, what="queries")
+    (bar,) = made
+    assert bar.kw["total"] == 5 and bar.n == 5 and bar.closed
+
+
+def test_progress_without_tqdm_draws_its_own_bar(monkeypatch, capsys):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "tqdm", None)  # import tqdm raises ImportError
+    jobs.run_tasks(_square, [(str(i), (i,)) for i in range(3)], progress=True, what="queries")
+    assert "3/3 queries" in capsys.readouterr().err
