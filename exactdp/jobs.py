@@ -286,10 +286,32 @@ def dask_client(scheduler: Optional[str] = None, workers: Optional[int] = None):
         cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None)
         return Client(cluster), cluster
     scheduler = check_scheduler(scheduler)
+    _probe(scheduler)
     try:
         return Client(scheduler, timeout=10), None
-    except (OSError, TimeoutError, ValueError) as e:
-        raise InvalidArgument("--scheduler", "the address of a running Dask scheduler", f"{scheduler} ({e})") from None
+    except Exception as e:  # also what a server that is not Dask's makes the client raise (a 3 EiB allocation)
+        why = _why(e) if isinstance(e, OSError) else type(e).__name__
+        raise InvalidArgument("--scheduler", "the address of a running Dask scheduler", f"{scheduler} ({why})") from None
+
+
+#: Seconds to wait for a TCP connection to a scheduler before refusing its address.
+PROBE_SECONDS = 2.0
+
+
+def _probe(address: str) -> None:
+    """Refuse, within :data:`PROBE_SECONDS`, a ``tcp://`` address where nothing accepts a
+    connection (Dask's own client waits 10 s before it gives up)."""
+    import socket
+
+    m = _ADDRESS.match(address)
+    if m is None or m.group(1) is None or not (address.startswith("tcp://") or "://" not in address):
+        return  # tls, ucx, ws, inproc: left to Dask
+    host = m.group(1).strip("[]")
+    try:
+        socket.create_connection((host, int(m.group(2))), timeout=PROBE_SECONDS).close()
+    except OSError as e:
+        raise InvalidArgument("--scheduler", "the address of a running Dask scheduler",
+                              f"{address} ({_why(e) if not isinstance(e, TimeoutError) else 'no answer in 2 s'})") from None
 
 
 def run_tasks(fn: Callable[..., dict], tasks: Sequence[tuple[str, tuple]], *, state: Optional[str] = None,
@@ -325,6 +347,16 @@ def run_tasks(fn: Callable[..., dict], tasks: Sequence[tuple[str, tuple]], *, st
     done = read_state(state, header, key=key) if state else {}
     results = {k: done[k] for k in keys if k in done}
     todo = [(k, a) for k, a in tasks if k not in results]
+    if todo and workers is not None and scheduler is None and len(todo) < DASK_MIN_TASKS:
+        parse_int(workers, "--workers", lo=1, hi=MAX_WORKERS)
+        if progress:
+            sys.stderr.write(f"exactdp: {len(todo)} {what} run serially: a local Dask cluster pays off from "
+                             f"{DASK_MIN_TASKS} on (it takes seconds to start)\n")
+        workers = None
+    # connected before anything is written: a refused address leaves no state file behind
+    client = cluster = None
+    if todo and (scheduler is not None or workers is not None):
+        client, cluster = dask_client(scheduler, workers)
     app = Appender(state, header)
     bar = Progress(len(tasks), len(tasks) - len(todo), progress, what)
 
@@ -337,18 +369,11 @@ def run_tasks(fn: Callable[..., dict], tasks: Sequence[tuple[str, tuple]], *, st
         if on_result is not None:
             on_result(rec)
 
-    if todo and workers is not None and scheduler is None and len(todo) < DASK_MIN_TASKS:
-        parse_int(workers, "--workers", lo=1, hi=MAX_WORKERS)
-        if progress:
-            sys.stderr.write(f"exactdp: {len(todo)} {what} run serially: a local Dask cluster pays off from "
-                             f"{DASK_MIN_TASKS} on (it takes seconds to start)\n")
-        workers = None
     try:
-        if todo and scheduler is None and workers is None:
+        if todo and client is None:
             for k, a in todo:
                 finish(k, fn(*a))
         elif todo:
-            client, cluster = dask_client(scheduler, workers)
             try:
                 from dask.distributed import as_completed
 
@@ -367,7 +392,7 @@ def run_tasks(fn: Callable[..., dict], tasks: Sequence[tuple[str, tuple]], *, st
                 if lost:
                     sys.stderr.write(f"exactdp: {lost} {what} lost to killed workers; run again to compute them\n")
             finally:
-                client.close()
+                client.close()  # type: ignore[union-attr]
                 if cluster is not None:
                     cluster.close()
     finally:

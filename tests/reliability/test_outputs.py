@@ -240,3 +240,56 @@ def test_stdout_on_a_full_disk_is_one_line(argv):
     assert p.returncode == 2, p.stderr
     assert p.stderr.count("\n") == 1 and p.stderr.startswith("exactdp: error: cannot write"), p.stderr
     assert "No space left" in p.stderr
+
+
+def _garbage_server():
+    """A TCP server that is not Dask's: it answers every connection with 8 bytes of 0xff."""
+    import socket
+    import threading
+
+    srv = socket.socket()
+    srv.bind(("127.0.0.1", 0))
+    srv.listen(4)
+
+    def serve():
+        while True:
+            try:
+                c, _ = srv.accept()
+            except OSError:
+                return
+            c.sendall(b"\xff" * 64)
+            c.close()
+
+    threading.Thread(target=serve, daemon=True).start()
+    return srv
+
+
+def test_a_server_that_is_not_dask_is_one_line_and_nothing_written(tmp_path, capsys):
+    import time
+
+    srv = _garbage_server()
+    try:
+        (tmp_path / "q.jsonl").write_text(QUERY)
+        t0 = time.monotonic()
+        refused(*run(["batch", "--in", tmp_path / "q.jsonl", "--out", tmp_path / "a.jsonl",
+                      "--scheduler", f"tcp://127.0.0.1:{srv.getsockname()[1]}"], capsys), "--scheduler")
+        assert time.monotonic() - t0 < 15
+        assert sorted(os.listdir(tmp_path)) == ["q.jsonl"]  # no partial file left behind
+    finally:
+        srv.close()
+
+
+def test_nothing_listening_is_refused_within_seconds(tmp_path, capsys):
+    import socket
+    import time
+
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()  # a free port: connection refused
+    (tmp_path / "q.jsonl").write_text(QUERY)
+    t0 = time.monotonic()
+    refused(*run(["batch", "--in", tmp_path / "q.jsonl", "--out", tmp_path / "a.jsonl",
+                  "--scheduler", f"127.0.0.1:{port}"], capsys), "--scheduler", "running")
+    assert time.monotonic() - t0 < 2 + 1
+    assert sorted(os.listdir(tmp_path)) == ["q.jsonl"]
