@@ -73,7 +73,8 @@ class OneLineParser(argparse.ArgumentParser):
     """ArgumentParser whose errors are one line and exit status 2."""
 
     def error(self, message: str):  # type: ignore[override]
-        sys.stderr.write(f"exactdp: error: {one_line(message)}\n")
+        # argparse echoes every unrecognized argument: a pasted list of 10^5 digits stays one short line
+        sys.stderr.write(f"exactdp: error: {_short(one_line(message), 300)}\n")
         raise SystemExit(2)
 
 
@@ -105,10 +106,10 @@ def positive_int(name: str, hi: Optional[int] = None):
     return conv
 
 
-def _short(text: str) -> str:
+def _short(text: str, limit: int = 60) -> str:
     from ..errors import shorten
 
-    return shorten(text)
+    return shorten(text, limit)
 
 
 def screen_numbers(args: argparse.Namespace, names: dict) -> None:

@@ -57,3 +57,17 @@ def test_plot_gaussian_refused_before_the_curve(tmp_path, capsys, no_curve, mu):
 @pytest.mark.parametrize("z", ["١,٢", "1_0,2", "１,2", "2,٣"])
 def test_reduce_refuses_non_ascii_digits(capsys, z):
     refused(*run(["reduce", "--int-partition", z], capsys), "--int-partition", "ASCII")
+
+
+def test_a_long_unrecognized_argument_is_one_short_line(capsys):
+    # the 10,000-case fuzz (seed 1): argparse echoed a 2,000-character list whole
+    rc, out, err = run(["delta", "--eps", "1", "--delta'", "0.001," + "1" * 2000, "--eps-g", "1"], capsys)
+    assert rc == 2 and out == "" and err.count("\n") == 1 and len(err) < 400 and "(2039 characters)" in err
+
+
+def test_a_huge_eps_with_the_windowed_method_is_answered(capsys):
+    # the fuzz: OverflowError in the windowed kernel's float model (exp(-ln w) for ln w = -1e308)
+    rc, out, err = run(["delta", "--eps", "1e308", "--delta", "1e-6", "--eps-g", "1/3", "--method", "windowed"], capsys)
+    assert rc == 0 and "Traceback" not in err, err
+    # delta + (1 - delta)(e^eps - e^(1/3)) / (1 + e^eps) (the k = 1 closed form): 1 within e^-1e308
+    assert "delta_g in [0.99999" in out
