@@ -128,3 +128,15 @@ audit-peers: $(STAMP)
 	  $(BIN)/exactdp audit --peer $$p --out build/audit-$$p.jsonl --markdown build/audit-$$p.md --no-progress; \
 	  [ -s build/audit-$$p.jsonl ] || exit 1; done
 	$(BIN)/python docs/tools/peers_page.py build/audit-*.jsonl
+
+# the declared floors of the dependencies (pyproject.toml), installed exactly into a fresh
+# .venv-min and tested there: every floor is a version that works (tests/reliability/minimums.py)
+MIN_VENV := .venv-min
+.PHONY: check-minimums
+check-minimums:
+	rm -rf $(MIN_VENV) && $(PY) -m venv $(MIN_VENV)
+	$(PY) tests/reliability/minimums.py > $(MIN_VENV)/floors.txt
+	$(MIN_VENV)/bin/python -m pip install --quiet --disable-pip-version-check -r $(MIN_VENV)/floors.txt pytest hypothesis
+	$(MIN_VENV)/bin/python -m pip install --quiet --disable-pip-version-check --no-deps -e .
+	$(MIN_VENV)/bin/python -m pip check
+	$(MIN_VENV)/bin/python -m pytest -q -x tests/numbers tests/cli/test_cli.py tests/events tests/profile tests/reliability

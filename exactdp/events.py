@@ -493,11 +493,9 @@ class Composition:
         Raises:
             InvalidArgument: malformed JSON (with the position) or object.
         """
-        try:
-            obj = json.loads(text)
-        except (ValueError, TypeError) as e:
-            raise InvalidArgument("composition", "valid JSON", str(e)) from None
-        return cls.from_json(obj)
+        from .numbers.parse import parse_json
+
+        return cls.from_json(parse_json(text, "composition", expected="valid JSON"))
 
 
 def as_composition(events: object) -> Composition:

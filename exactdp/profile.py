@@ -27,6 +27,7 @@ Regions, f-DP, bounds and plots are built on this layer without touching the ker
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from functools import cmp_to_key
 from typing import Optional, Sequence
@@ -39,7 +40,16 @@ from .engines.results import DeltaResult, EpsResult
 from .errors import CostTooHigh, PrecisionError
 from .events import Composition, as_composition
 from .links import implements
-from .numbers import MAXPREC, Enclosure, log_sign_of_product, parse_choice, parse_delta, parse_rational, refine
+from .numbers import (
+    MAXPREC,
+    Enclosure,
+    RatExp,
+    log_sign_of_product,
+    parse_choice,
+    parse_delta,
+    parse_rational,
+    refine,
+)
 
 __all__ = ["PrivacyProfile", "MAX_TRADEOFF_VERTICES"]
 
@@ -183,14 +193,14 @@ class PrivacyProfile:
                                   f"{MAX_TRADEOFF_VERTICES})", estimate=len(classes), limit=MAX_TRADEOFF_VERTICES,
                                   alternative="fewer mechanisms, or delta/epsilon queries")
             # reject the classes in decreasing order of the likelihood ratio W_notS / W_S
-            order = sorted(range(len(classes)), key=cmp_to_key(lambda i, j: _cmp_ratio(classes[i][3], classes[j][3])))
+            order, tied = _order_classes([c[3] for c in classes])
             pts = []
             alpha = field.rational(Fraction(0))
             beta = field.rational(P)  # after rejecting the atom that only the second distribution has
             pts.append((alpha, beta))
             grouped: list = []
-            for i in order:
-                if grouped and _cmp_ratio(classes[grouped[-1][0]][3], classes[i][3]) == 0:
+            for n, i in enumerate(order):
+                if grouped and tied[n]:
                     grouped[-1].append(i)
                 else:
                     grouped.append([i])
@@ -237,6 +247,85 @@ class PrivacyProfile:
         pts.append((one, zero))
         first = (zero, one)
         return _simplify([first] + pts)
+
+
+def _order_classes(factors: Sequence[Sequence]) -> tuple[list[int], list[bool]]:
+    """The classes in the order of :func:`_cmp_ratio` (ties in index order), and for each position
+    whether its class's ratio equals the one before it.
+
+    The same order as ``sorted(range(n), key=cmp_to_key(_cmp_ratio))``, found in two passes: a
+    sort by the float ``log`` of each class's ratio, then an exact order only inside runs whose
+    floats lie within the margin of :func:`exactdp.numbers.expnum.log_sign_of_product` (1e-9 of
+    the magnitudes: a million times the float error); classes in different runs differ by more
+    than that margin, so the floats order them rightly. Inside a run the exact log of the ratio
+    (``sum e r`` when every factor is ``e^r``; the rational ``prod q^e`` when every factor is
+    rational) is the key, else :func:`_cmp_ratio`. 262,701 classes with 6,002 distinct ratios
+    (5 mechanisms, k = 50) took minutes with :func:`_cmp_ratio` in the sort, seconds so.
+
+    Guarantee: exact (the order and the ties of the exact comparison). Raises: PrecisionError as
+    :func:`_cmp_ratio`.
+    """
+    n = len(factors)
+    keys: list[float] = []
+    mag = 0.0
+    for fa in factors:
+        try:
+            k = math.fsum(e * x.flog() for x, e in fa if e != 0)
+            m = math.fsum(abs(e) * x.fmag() for x, e in fa if e != 0) if all(hasattr(x, "fmag") for x, _ in fa) else math.inf
+        except OverflowError:
+            k, m = math.nan, math.inf
+        keys.append(k)
+        mag = max(mag, m)
+    margin = 1e-9 * (1.0 + 2 * mag)
+    order: list[int] = []
+    tied: list[bool] = []
+
+    def place(run: list[int]) -> None:
+        run.sort()  # index order first: a tie keeps it, as the stable exact sort does
+        ex = [_exact_log_key(factors[i]) for i in run] if len(run) > 1 else [None]
+        if len(run) > 1 and all(x is not None for x in ex) and len({x[0] for x in ex}) == 1:  # type: ignore[index]
+            pos = {i: x[1] for i, x in zip(run, ex)}  # type: ignore[index]
+            run.sort(key=lambda i: pos[i])
+            same = [False] + [pos[a] == pos[b] for a, b in zip(run, run[1:])]
+        else:
+            if len(run) > 1:
+                run.sort(key=cmp_to_key(lambda i, j: _cmp_ratio(factors[i], factors[j])))
+            same = [False] + [_cmp_ratio(factors[a], factors[b]) == 0 for a, b in zip(run, run[1:])]
+        tied.extend(same)
+        order.extend(run)
+
+    if n < 2 or not math.isfinite(margin) or not all(math.isfinite(k) for k in keys):
+        place(list(range(n)))  # beyond the floats: the exact comparison throughout
+        return order, tied
+    by_key = sorted(range(n), key=lambda i: keys[i])
+    run = [by_key[0]]
+    for prev, i in zip(by_key, by_key[1:]):
+        if keys[i] - keys[prev] > margin:
+            place(run)
+            run = [i]
+        else:
+            run.append(i)
+    place(run)
+    return order, tied
+
+
+def _exact_log_key(fa: Sequence) -> Optional[tuple[int, Fraction]]:
+    """``(0, sum e r)`` when every factor is ``e^r`` (the log of the product, exactly), ``(1, prod
+    q^e)`` when every factor is a rational ``q`` (the product); None otherwise. Keys of one kind
+    order as the products do."""
+    r, q = Fraction(0), Fraction(1)
+    for x, e in fa:
+        if e == 0:
+            continue
+        if not isinstance(x, RatExp):
+            return None
+        if x.r:
+            r += e * x.r
+        if x.q != 1:
+            q *= x.q ** e
+    if q == 1:
+        return (0, r)
+    return (1, q) if r == 0 else None
 
 
 def _cmp_ratio(fa: Sequence, fb: Sequence) -> int:

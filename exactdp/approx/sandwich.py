@@ -31,7 +31,18 @@ from ..engines.lattice import lattice_build, lattice_eval
 from ..engines.results import EnclosedResult
 from ..errors import CostTooHigh, InvalidArgument
 from ..events import Composition, as_composition
-from ..numbers import Enclosure, ExpNum, RatExp, fraction_str, parse_choice, parse_delta, parse_eps, parse_exp_eps, parse_positive
+from ..numbers import (
+    Enclosure,
+    ExpNum,
+    RatExp,
+    fraction_str,
+    parse_choice,
+    parse_delta,
+    parse_eps,
+    parse_exp_eps,
+    parse_int,
+    parse_positive,
+)
 from ..numbers.enclosure import End
 from .lattice import LatticeProblem, exponent, optcomp_lattice
 
@@ -223,6 +234,7 @@ def optcomp_bounds(
     digits = check_digits(digits)
     wd = parse_positive(width, "width")
     base = parse_choice(base, "base", ("eps", "exp"))
+    max_degree = parse_int(max_degree, "max_degree", lo=1)
     tau = Target(ms.delta_product, dg)
     if tau.sign() < 0:
         return Bounds(value=Enclosure.infinity(), base=base, eps0=None, exp_base=None, degree=0, levels=0, width_reached=True)

@@ -9,7 +9,7 @@ import statistics
 from typing import Callable, Optional, Sequence
 
 from ..errors import InvalidArgument
-from ..jobs import read_state, run_tasks, write_atomic
+from ..jobs import check_scheduler, output_file, read_state, run_tasks, write_atomic
 from ..numbers import parse_choice
 from ..numbers.parse import as_scalar
 from .peers import PEERS, peer, peer_version, require_peer, timed_run, unsupported
@@ -136,10 +136,16 @@ def run_audit(peers: Sequence[str], grid: str = "full", *, out: Optional[str] = 
     the scheduler.
 
     Raises:
-        InvalidArgument: an unknown or missing peer (with the pip command), a bad grid or knob.
+        InvalidArgument: an unknown or missing peer (with the pip command), a bad grid or knob,
+            an ``out`` that is a folder, a device or in a missing folder (before any work).
     """
     from .. import __version__
 
+    if out is not None:  # before any work: a folder, a device or a missing folder is refused
+        output_file(out, "--out")
+        output_file(out + ".partial", "--out")
+    if scheduler is not None:
+        check_scheduler(scheduler)
     cases = audit_grid(grid)
     tasks = []
     for name in peers:

@@ -22,7 +22,6 @@ decimal it is written as: ``0.1`` is 1/10, as in the command line).
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
@@ -31,6 +30,7 @@ from typing import Optional
 from ..errors import CostTooHigh, ExactDPError, InvalidArgument
 from ..events import Composition, mechanisms
 from ..numbers import parse_choice, parse_delta, parse_eps, parse_exp_eps, parse_int
+from ..numbers.parse import parse_json
 
 __all__ = ["Query", "parse_query", "answer", "error_record", "KINDS", "MAX_LINE_CHARS"]
 
@@ -91,10 +91,7 @@ def parse_query(obj: object) -> Query:
     if isinstance(obj, (str, bytes)):
         if len(obj) > MAX_LINE_CHARS:
             raise InvalidArgument("line", f"at most {MAX_LINE_CHARS} characters", f"{len(obj)} characters")
-        try:
-            obj = json.loads(obj, parse_float=Decimal)
-        except (ValueError, TypeError) as e:
-            raise InvalidArgument("line", "a JSON object", str(e)) from None
+        obj = parse_json(obj, "line", parse_float=Decimal)
     if not isinstance(obj, dict):
         raise InvalidArgument("query", "a JSON object", type(obj).__name__)
     unknown = sorted(set(obj) - _KNOWN)
@@ -212,7 +209,7 @@ def answer_line(text: str) -> dict:
     """
     qid: Optional[object] = None
     try:
-        obj = json.loads(text, parse_float=Decimal) if len(text) <= MAX_LINE_CHARS else text
+        obj = parse_json(text, "line", parse_float=Decimal) if len(text) <= MAX_LINE_CHARS else text
         if isinstance(obj, dict) and isinstance(obj.get("id"), (str, int)) and not isinstance(obj.get("id"), bool):
             qid = obj["id"]
         q = parse_query(obj)

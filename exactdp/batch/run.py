@@ -7,7 +7,7 @@ import os
 from typing import Callable, Optional
 
 from ..errors import InvalidArgument
-from ..jobs import read_state, run_tasks, write_atomic
+from ..jobs import check_scheduler, output_file, read_input, read_state, run_tasks, write_atomic
 from .query import KINDS, Query, answer, answer_line, error_record, parse_query
 
 __all__ = ["run_batch", "answer_line", "parse_query", "answer", "Query", "KINDS", "error_record", "BATCH_VERSION",
@@ -22,19 +22,18 @@ def _answer_task(n: int, text: str) -> dict:
     return {"line": n, **answer_line(text)}
 
 
-def _read_lines(path: str) -> list[tuple[int, str]]:
-    if not os.path.isfile(path):
-        raise InvalidArgument("--in", "an existing file of JSON lines", path)
+def _read_lines(path: str) -> tuple[list[tuple[int, str]], bytes]:
+    """The query lines of ``path`` (numbered from 1) and its bytes."""
+    data = read_input(path, "--in")
     out = []
-    with open(path, "rb") as f:
-        for n, raw in enumerate(f, 1):
-            text = raw.decode("utf-8", "replace").strip()
-            if not text or text.startswith("#"):
-                continue
-            out.append((n, text))
-            if len(out) > MAX_LINES:
-                raise InvalidArgument("--in", f"at most {MAX_LINES} query lines", f"more in {path}")
-    return out
+    for n, raw in enumerate(data.split(b"\n"), 1):
+        text = raw.decode("utf-8", "replace").strip()
+        if not text or text.startswith("#"):
+            continue
+        out.append((n, text))
+        if len(out) > MAX_LINES:
+            raise InvalidArgument("--in", f"at most {MAX_LINES} query lines", f"more in {path}")
+    return out, data
 
 
 def run_batch(in_path: str, out_path: str, *, scheduler: Optional[str] = None, workers: Optional[int] = None,
@@ -53,8 +52,9 @@ def run_batch(in_path: str, out_path: str, *, scheduler: Optional[str] = None, w
         progress: a progress bar on stderr.
 
     Raises:
-        InvalidArgument: a missing input, ``out_path`` equal to ``in_path``, a partial file of
-            another input, Dask options.
+        InvalidArgument: a missing or unreadable input; ``out_path`` equal to ``in_path``, a
+            folder, a device or in a missing folder (all checked before any query runs); a
+            partial file of another input; Dask options.
 
     Examples:
         >>> import os, tempfile, json
@@ -66,11 +66,14 @@ def run_batch(in_path: str, out_path: str, *, scheduler: Optional[str] = None, w
         >>> [json.loads(l).get("result", {}).get("delta_g", {}).get("exact") for l in open(os.path.join(d, "a.jsonl"))]
         ['2/9', None]
     """
-    if os.path.abspath(in_path) == os.path.abspath(out_path):
+    target = output_file(out_path, "--out")
+    output_file(out_path + ".partial", "--out")
+    if scheduler is not None:
+        check_scheduler(scheduler)
+    lines, data = _read_lines(in_path)
+    if os.path.exists(target) and os.path.samefile(in_path, target):
         raise InvalidArgument("--out", "a file other than --in", out_path)
-    lines = _read_lines(in_path)
-    with open(in_path, "rb") as f:
-        digest = hashlib.sha256(f.read()).hexdigest()
+    digest = hashlib.sha256(data).hexdigest()
     from .. import __version__
 
     header = {"exactdp_batch": BATCH_VERSION, "input_sha256": digest, "exactdp_version": __version__}

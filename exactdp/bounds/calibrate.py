@@ -239,6 +239,13 @@ class Calibration:
     gaussian_sigma: Enclosure
     paper: list = field(default_factory=list)
 
+    def __repr__(self) -> str:
+        from dataclasses import fields
+
+        from ..numbers.fmt import fields_repr
+
+        return fields_repr(self, [f.name for f in fields(self)])  # huge numbers elided, never a failure
+
     def to_dict(self, digits: int = 15) -> dict:
         """The ``exactdp calibrate --json`` object. Guarantee: enclosures rounded outward. Raises: nothing."""
         d = {"eps_g": self.eps_g, "delta_g": str(self.delta_g), "k": self.k, "sensitivity": str(self.sensitivity),

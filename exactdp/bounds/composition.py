@@ -35,7 +35,17 @@ from .._backend import arb, workprec
 from ..engines import EpsResult, optcomp
 from ..events import Composition, as_composition
 from ..links import implements
-from ..numbers import MAXPREC, Enclosure, Guarantee, RatExp, arb_bounds, arb_of_fraction, parse_delta, refine
+from ..numbers import (
+    MAXPREC,
+    Enclosure,
+    Guarantee,
+    RatExp,
+    arb_bounds,
+    arb_of_fraction,
+    fraction_to_decimal,
+    parse_delta,
+    refine,
+)
 
 __all__ = ["Bound", "BoundsResult", "composition_bounds", "basic_bound", "advanced_bound", "kov34_bound", "kov35_bound",
            "BOUND_NAMES"]
@@ -225,7 +235,7 @@ def kov34_bound(mechanisms: object, delta_g: object, *, digits: int = 30) -> Bou
     dt = _dt(dg, (1 - m.delta) ** k)
     if not 0 < dt <= 1:
         return Bound(name="kov_3_4", statement=st, value=None, **_UPPER,
-                     reason=f"delta_tilde = 1 - (1 - delta_g)/(1 - delta)^k = {float(dt):.6g} is not in (0, 1]")
+                     reason=f"delta_tilde = 1 - (1 - delta_g)/(1 - delta)^k = {fraction_to_decimal(dt, 6, 'down')} is not in (0, 1]")
     if m.w.is_one():
         return Bound(name="kov_3_4", statement=st, value=Enclosure.point(0), **_UPPER)
 
@@ -255,7 +265,7 @@ def kov35_bound(mechanisms: object, delta_g: object, *, digits: int = 30) -> Bou
     dt = _dt(dg, comp.delta_product)
     if not 0 < dt <= 1:
         return Bound(name="kov_3_5", statement=st, value=None, **_UPPER,
-                     reason=f"delta_tilde = 1 - (1 - delta_g)/prod(1 - delta_l) = {float(dt):.6g} is not in (0, 1]")
+                     reason=f"delta_tilde = 1 - (1 - delta_g)/prod(1 - delta_l) = {fraction_to_decimal(dt, 6, 'down')} is not in (0, 1]")
     gs = [(m, n) for m, n in comp.groups() if not m.w.is_one()]
     if not gs:
         return Bound(name="kov_3_5", statement=st, value=Enclosure.point(0), **_UPPER)

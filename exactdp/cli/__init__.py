@@ -67,12 +67,15 @@ def _flag_of(e: InvalidArgument, args) -> InvalidArgument:
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    """Run the command; return its exit status (0 done, 1 see the subcommand, 2 bad input,
-    3 undecided, 130 interrupted). Guarantee: no traceback for any input. Raises: nothing."""
+    """Run the command; return its exit status (0 done, 1 see the subcommand, 2 bad input or a
+    file that could not be read or written, 3 undecided, 130 interrupted). Guarantee: no
+    traceback for any input. Raises: nothing."""
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        return int(args.func(args) or 0)
+        rc = int(args.func(args) or 0)
+        sys.stdout.flush()  # a full disk shows here, not in the interpreter's last flush
+        return rc
     except InvalidArgument as e:
         sys.stderr.write(f"exactdp: error: {one_line(_flag_of(e, args))}\n")
         return 2
@@ -92,6 +95,29 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         except (OSError, ValueError, AttributeError):
             pass
         return 0
+    except OSError as e:
+        # the file system refused a read or a write (stdout on a full disk, ``> /dev/full``; an
+        # I/O error): one line, exit status 2; what could not be written is dropped, so that
+        # the interpreter's final flush does not fail again
+        _drop_stdout()
+        where = f": {e.filename}" if getattr(e, "filename", None) else (" (standard output)" if _is_stdout(e) else "")
+        sys.stderr.write(f"exactdp: error: cannot {'write' if _is_stdout(e) else 'read or write'}{where}: "
+                         f"{one_line(e.strerror or e)}\n")
+        return 2
+
+
+def _is_stdout(e: OSError) -> bool:
+    return getattr(e, "filename", None) is None
+
+
+def _drop_stdout() -> None:
+    """Point stdout at /dev/null and forget its buffer (already refused by the file system)."""
+    import os
+
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
 if __name__ == "__main__":  # pragma: no cover

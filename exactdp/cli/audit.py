@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .common import emit_json
+from .common import check_outputs, emit_json
 from .corpus import add_scale_args, progress_of
 
 #: the library's peers (exactdp.audit.peers.PEERS), here so that building the parser loads nothing
@@ -35,6 +35,7 @@ def register(sub) -> None:
 
 def run(args) -> int:
     """Run ``exactdp audit``; exit 1 when an answer is unsound. Raises: InvalidArgument (missing peer...)."""
+    check_outputs(args, files=["out", "markdown"], scheduler=True)  # before any peer runs
     from ..audit import markdown, run_audit, summarize
 
     recs = run_audit(args.peer, args.grid, out=args.out, scheduler=args.scheduler, workers=args.workers,
@@ -43,7 +44,7 @@ def run(args) -> int:
     if args.markdown:
         from ..jobs import write_atomic
 
-        write_atomic(args.markdown, md.splitlines())
+        write_atomic(args.markdown, md.splitlines(), "--markdown")
     unsound = sum(1 for r in recs if r["status"] == "unsound")
     if args.json:
         emit_json({"grid": args.grid, "records": len(recs), "unsound": unsound, "summary": summarize(recs)})

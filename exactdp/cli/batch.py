@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .common import emit_json
+from .common import check_outputs, emit_json
 from .corpus import add_scale_args, progress_of
 
 
@@ -26,6 +26,7 @@ def register(sub) -> None:
 
 def run(args) -> int:
     """Run ``exactdp batch``. Guarantee: as :func:`exactdp.batch.run_batch`. Raises: InvalidArgument."""
+    check_outputs(args, files=["out"], scheduler=True)  # before any work (the library checks again)
     from ..batch import run_batch
 
     s = run_batch(args.inp, args.out, scheduler=args.scheduler, workers=args.workers, progress=progress_of(args))

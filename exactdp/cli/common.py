@@ -37,6 +37,7 @@ __all__ = [
     "renamed",
     "engine_line",
     "prevalidate",
+    "check_outputs",
 ]
 
 #: The choices of ``--engine`` and ``--method`` (the library's ENGINES and METHODS;
@@ -72,7 +73,8 @@ class OneLineParser(argparse.ArgumentParser):
     """ArgumentParser whose errors are one line and exit status 2."""
 
     def error(self, message: str):  # type: ignore[override]
-        sys.stderr.write(f"exactdp: error: {one_line(message)}\n")
+        # argparse echoes every unrecognized argument: a pasted list of 10^5 digits stays one short line
+        sys.stderr.write(f"exactdp: error: {_short(one_line(message), 300)}\n")
         raise SystemExit(2)
 
 
@@ -104,10 +106,10 @@ def positive_int(name: str, hi: Optional[int] = None):
     return conv
 
 
-def _short(text: str) -> str:
+def _short(text: str, limit: int = 60) -> str:
     from ..errors import shorten
 
-    return shorten(text)
+    return shorten(text, limit)
 
 
 def screen_numbers(args: argparse.Namespace, names: dict) -> None:
@@ -234,6 +236,34 @@ def prevalidate(args: argparse.Namespace, parsers: dict) -> None:
         v = getattr(args, attr, None)
         if v is not None:
             parse(v, attr)
+
+
+def check_outputs(args: argparse.Namespace, *, files: Sequence[str] = (), dirs: Sequence[str] = (),
+                  scheduler: bool = False) -> None:
+    """Check, before any work, the output paths of ``args`` (attribute names: ``files`` name a
+    file, ``dirs`` a folder; None values are skipped) and its ``--scheduler`` address.
+
+    A symbolic link is followed to its target; a folder, a device (``/dev/full``), an empty
+    path or a missing folder is refused (:func:`exactdp.jobs.output_file`).
+
+    Raises:
+        InvalidArgument: naming the option (``--out``, ``--report``, ...).
+    """
+    from ..jobs import check_scheduler, output_dir, output_file
+
+    def flag(attr: str) -> str:
+        return {"output": "-o"}.get(attr, "--" + attr.replace("_", "-"))
+
+    for attr in files:
+        v = getattr(args, attr, None)
+        if v is not None:
+            output_file(v, flag(attr))
+    for attr in dirs:
+        v = getattr(args, attr, None)
+        if v is not None:
+            output_dir(v, flag(attr))
+    if scheduler and getattr(args, "scheduler", None) is not None:
+        check_scheduler(args.scheduler)
 
 
 def engine_line(r) -> str:

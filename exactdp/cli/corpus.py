@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from .common import emit_json, positive_int
+from .common import check_outputs, emit_json, positive_int
 
 
 def add_scale_args(p) -> None:
@@ -55,6 +55,7 @@ def register(sub) -> None:
 
 def run_build(args) -> int:
     """Run ``exactdp corpus build``. Guarantee: as :func:`exactdp.corpus.build_corpus`. Raises: InvalidArgument."""
+    check_outputs(args, dirs=["out"], scheduler=True)  # before any work (the library checks again)
     from ..corpus import build_corpus, read_grid
 
     grid = read_grid(args.grid)
@@ -70,6 +71,7 @@ def run_build(args) -> int:
 
 def run_verify(args) -> int:
     """Run ``exactdp corpus verify``; exit 1 on a mismatch or error. Raises: InvalidArgument."""
+    check_outputs(args, scheduler=True)
     from ..corpus import verify_corpus
 
     r = verify_corpus(args.dir, sample=args.sample, seed=args.seed, tags=args.tag, scheduler=args.scheduler,

@@ -34,10 +34,13 @@ def register(sub) -> None:
 
 def run(args) -> int:
     """Run ``exactdp experiment``. Guarantee: exact counts (see the library). Raises: InvalidArgument."""
-    from ..experiments.vw_section6 import run_experiment
-    from .common import screen_numbers
+    from .common import check_outputs, screen_numbers
 
+    local = args.scheduler is not None and (args.scheduler == "local" or args.scheduler.startswith("local:"))
+    check_outputs(args, files=["state"], scheduler=not local)  # before any trial runs
     screen_numbers(args, {"delta": "--delta"})
+    from ..experiments.vw_section6 import run_experiment
+
     progress = sys.stderr.isatty() if args.progress is None else args.progress
     s = run_experiment(args.trials, args.seed, args.delta, denominator=args.denominator, state=args.state,
                        scheduler=args.scheduler, progress=progress)

@@ -7,6 +7,7 @@ from .common import (
     add_engine_args,
     add_mechanism_args,
     check_mechanism_args,
+    check_outputs,
     emit_json,
     engine_line,
     mechanisms_from_args,
@@ -56,6 +57,7 @@ def run_delta(args) -> int:
     Raises: InvalidArgument / CostTooHigh / PrecisionError (printed as one line by main)."""
     from ..numbers.parse import parse_eps, parse_exp_eps
 
+    check_outputs(args, scheduler=True)
     screen_numbers(args, {"eps_g": "--eps-g", "exp_eps_g": "--exp-eps-g"})
     check_mechanism_args(args)
     prevalidate(args, {"eps_g": parse_eps, "exp_eps_g": parse_exp_eps})
@@ -92,6 +94,7 @@ def run_epsilon(args) -> int:
     Raises: InvalidArgument / CostTooHigh / PrecisionError (printed as one line by main)."""
     from ..numbers.parse import parse_delta
 
+    check_outputs(args, scheduler=True)
     screen_numbers(args, {"delta_g": "--delta-g"})
     check_mechanism_args(args)
     prevalidate(args, {"delta_g": parse_delta})

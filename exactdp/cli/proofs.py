@@ -1,21 +1,22 @@
 """``exactdp proofs``: run the executable checks of the papers' numbered statements.
 
-Usage: ``exactdp proofs [--paper NAME] [--full] [--json] [--id TEXT] [--report PATH]``.
+Usage: ``exactdp proofs [--paper NAME] [--full] [--json] [--id TEXT] [--report PATH] [--state FILE]``.
 The default run (what CI runs) is bounded (well under a minute); ``--full``
 checks more instances. Prints a table with, per statement, the exactdp functions
 that implement it (or, with ``--json``, ``{"results": [{"paper", "id", "statement",
 "status", "checks", "evidence", "correction", "implemented_by"}, ...]}``); with
 ``--report PATH`` also the markdown report (the committed ``docs/proofs-report.md``
-is written by ``make proofs-report``). Exit status 0 when every
+is written by ``make proofs-report``). ``--progress`` prints a line per entry as it is
+settled; ``--state FILE`` makes the run resumable (entries settled by an earlier run with the
+same ``--full`` and exactdp version are read back, not run again). Exit status 0 when every
 entry is conclusive (a refutation counts only with a correction whose own check
 passes), 1 otherwise, 2 on bad arguments.
 """
 
 from __future__ import annotations
 
-import os
+import sys
 import time
-from pathlib import Path
 
 from ..errors import InvalidArgument
 
@@ -37,6 +38,13 @@ def register(sub) -> None:
     p.add_argument("--report", metavar="PATH", default=None,
                    help=f"also write the markdown report to PATH (the committed one is {DEFAULT_REPORT}: "
                         "`make proofs-report`); default: no report")
+    p.add_argument("--state", metavar="FILE", default=None,
+                   help="resumable: each settled entry is appended to FILE; a later run with the same FILE "
+                        "(and --full) reads them back instead of running them again")
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--progress", dest="progress", action="store_true", default=None,
+                   help="one line on stderr per entry as it is settled (default: when stderr is a terminal)")
+    g.add_argument("--no-progress", dest="progress", action="store_false", help="no progress lines")
     p.set_defaults(func=run)
 
 
@@ -53,36 +61,59 @@ def _papers(name):
 
 def run(args) -> int:
     """Run the checks; see the module docstring for output and exit status."""
-    from exactdp_proofs._framework import run_paper
-    from exactdp_proofs._report import coverage, render_markdown, render_table
-
-    from .common import emit_json
+    from .common import check_outputs, emit_json
 
     papers = _papers(args.paper)
     report = args.report
     if report and report != "-":
-        # refuse an unwritable report path before the checks run, not after
-        parent = Path(report).resolve().parent
-        if not parent.is_dir() or not os.access(parent, os.W_OK):
-            raise InvalidArgument("--report", "a path in an existing, writable directory (or '-')", report)
+        check_outputs(args, files=["report"])  # before the checks run: a folder or a device is refused
+    check_outputs(args, files=["state"])
+    from exactdp_proofs._framework import entries, run_entry
+    from exactdp_proofs._report import coverage, render_markdown, render_table
+
+    todo = [(paper, id, text, fn) for paper in papers for id, text, fn in entries(paper)
+            if args.id is None or args.id.lower() in id.lower()]
+    if not todo:
+        # a typo in --id must not pass as "0 entries, all conclusive" (refused before any check runs)
+        raise InvalidArgument("--id", "a text contained in at least one entry id (e.g. 'Theorem 1.5')", repr(args.id))
     from exactdp.links import links, parse_link
 
     implemented: dict = {}
     for stmt, fns in links().items():
         implemented.setdefault(parse_link(stmt), []).extend(fns)
+    show = sys.stderr.isatty() if args.progress is None else args.progress
+    from exactdp import __version__
+    from exactdp.jobs import Appender, read_state
+
+    header = {"exactdp_proofs": 1, "full": bool(args.full), "exactdp_version": __version__}
+    done = read_state(args.state, header, what="--state") if args.state else {}
+    app = Appender(args.state, header)
     t0 = time.perf_counter()
     results = []
-    for paper in papers:
-        results += run_paper(paper, full=args.full, only=args.id)
+    try:
+        for i, (paper, id, text, fn) in enumerate(todo, 1):
+            key = f"{paper}|{id}"
+            if key in done:
+                c, how = _check_of(done[key]), "(from --state)"
+            else:
+                c = run_entry(paper, id, text, fn, args.full)
+                how = f"({c.seconds:.1f} s)"
+                if c.status != "error":  # an entry that crashed is run again next time
+                    app.write(_record_of(c, key))
+            results.append(c)
+            if show:  # each result as it is settled
+                sys.stderr.write(f"[{i}/{len(todo)}] {paper} {id}: {c.status}{'' if c.settled else ' (inconclusive)'} "
+                                 f"{how}\n")
+                sys.stderr.flush()
+    finally:
+        app.close()
     elapsed = time.perf_counter() - t0
-    if args.id is not None and not results:
-        # a typo in --id must not pass as "0 entries, all conclusive"
-        raise InvalidArgument("--id", "a text contained in at least one entry id (e.g. 'Theorem 1.5')", repr(args.id))
 
     if report and report != "-":
-        tmp = Path(report).with_name(Path(report).name + ".tmp")
-        tmp.write_text(render_markdown(results, papers, args.full, implemented), encoding="utf-8")
-        os.replace(tmp, report)  # atomic: never a half-written report
+        from exactdp.jobs import write_atomic
+
+        text = render_markdown(results, papers, args.full, implemented)
+        write_atomic(report, text.split("\n")[:-1] if text.endswith("\n") else text.split("\n"), "--report")
 
     if args.json:
         emit_json({"results": [{**c.to_dict(), "implemented_by": implemented.get((c.paper, c.id), [])} for c in results]})
@@ -100,3 +131,20 @@ def run(args) -> int:
                                                               if bad else "; all conclusive")
               + (f"; report: {report}" if report and report != "-" else ""))
     return 0 if all(c.settled for c in results) else 1
+
+
+def _record_of(c, key: str) -> dict:
+    """A settled entry as a JSON record of the state file."""
+    import dataclasses
+
+    return {"key": key, **dataclasses.asdict(c)}
+
+
+def _check_of(rec: dict):
+    """The entry a state-file record holds."""
+    from exactdp_proofs._framework import Check, Correction
+
+    d = {k: v for k, v in rec.items() if k != "key"}
+    if d.get("correction") is not None:
+        d["correction"] = Correction(**d["correction"])
+    return Check(**d)

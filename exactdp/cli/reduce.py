@@ -73,10 +73,9 @@ def _parse_z(text: str) -> list[int]:
                 f"positive integers with a product below 2^{MAX_PRODUCT_BITS}",
                 f"an item of {len(item)} characters",
             )
-        try:
-            v = int(item)
-        except ValueError:
-            raise InvalidArgument("--int-partition", "a comma-separated list of positive integers", item) from None
+        if not (item.isascii() and item.lstrip("+").isdigit()):  # int() takes "١" and "1_0"; other options refuse them
+            raise InvalidArgument("--int-partition", "a comma-separated list of positive integers in ASCII digits", item)
+        v = int(item)
         if v < 1:
             raise InvalidArgument("--int-partition", "a comma-separated list of positive integers", item)
         out.append(v)

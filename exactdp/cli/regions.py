@@ -163,6 +163,10 @@ def run_tradeoff(args) -> int:
     from ..fdp import composition_tradeoff
 
     screen_numbers(args, {"alpha": "--alpha"})
+    if args.alpha is not None:  # before the trade-off function is built (6-52 s at -k 100)
+        from ..numbers.parse import parse_unit
+
+        parse_unit(args.alpha, "alpha")
     comp = mechanisms_from_args(args)
     f = composition_tradeoff(comp, engine=args.engine, digits=args.digits)
     if args.alpha is not None:
@@ -254,6 +258,11 @@ def run_plot(args) -> int:
     out = check_output(args.output)
     screen_numbers(args, {"gaussian": "--gaussian"})
     comp = mechanisms_from_args(args)
+    gauss = None
+    if args.kind == "tradeoff" and args.gaussian is not None:  # validated before any curve is built
+        from ..fdp import GaussianTradeOff
+
+        gauss = GaussianTradeOff(args.gaussian)
     desc = comp.describe()
     if args.kind == "region":
         from ..regions import composition_region
@@ -266,7 +275,7 @@ def run_plot(args) -> int:
             regions = [(desc, composition_region(comp, digits=12))]
         plot_regions([(_params(args), regions)], out, title=args.title or "privacy region of the optimal composition")
     elif args.kind == "tradeoff":
-        from ..fdp import GaussianTradeOff, composition_tradeoff
+        from ..fdp import composition_tradeoff
         from ..regions.plots import plot_tradeoffs
 
         if args.each_k:
@@ -274,8 +283,8 @@ def run_plot(args) -> int:
             curves = [(f"k = {j}", composition_tradeoff(base.repeat(j), digits=12)) for j in range(1, args.k + 1)]
         else:
             curves = [(desc, composition_tradeoff(comp, digits=12))]
-        if args.gaussian is not None:
-            curves.append((f"G_mu, mu = {args.gaussian}", GaussianTradeOff(args.gaussian)))
+        if gauss is not None:
+            curves.append((f"G_mu, mu = {args.gaussian}", gauss))
         plot_tradeoffs(curves, out, title=args.title or f"trade-off function; {_params(args)}")
     else:
         from ..regions.plots import plot_bounds

@@ -12,8 +12,9 @@ from typing import Callable, Iterable, Optional
 
 from ..batch.query import error_record, parse_query
 from ..errors import ExactDPError, InvalidArgument
-from ..jobs import read_state, run_tasks, write_atomic
+from ..jobs import check_scheduler, output_dir, output_file, read_input, read_state, run_tasks, write_atomic
 from ..numbers import fraction_str, parse_int, parse_rational
+from ..numbers.parse import parse_json
 from .grid import curated_grid
 
 __all__ = ["build_corpus", "verify_corpus", "load_corpus", "compute_vector", "check_vector", "read_grid",
@@ -119,21 +120,15 @@ def read_grid(path: Optional[str] = None) -> list[dict]:
     """
     if path is None:
         return curated_grid()
-    if not os.path.isfile(path):
-        raise InvalidArgument("--grid", "an existing file of JSON lines (one query each)", path)
+    data = read_input(path, "--grid").decode("utf-8", "replace")
     out = []
-    with open(path, encoding="utf-8", errors="replace") as f:
-        for n, line in enumerate(f, 1):
-            s = line.strip()
-            if not s or s.startswith("#"):
-                continue
-            try:
-                obj = json.loads(s, parse_float=Decimal)
-            except ValueError as e:
-                raise InvalidArgument(f"--grid line {n}", "a JSON object", str(e)) from None
-            out.append(obj)
-            if len(out) > MAX_GRID:
-                raise InvalidArgument("--grid", f"at most {MAX_GRID} queries", "more")
+    for n, line in enumerate(data.split("\n"), 1):
+        s = line.strip()
+        if not s or s.startswith("#"):
+            continue
+        out.append(parse_json(s, f"--grid line {n}", parse_float=Decimal))
+        if len(out) > MAX_GRID:
+            raise InvalidArgument("--grid", f"at most {MAX_GRID} queries", "more")
     if not out:
         raise InvalidArgument("--grid", "a file with at least one query", path)
     return out
@@ -171,8 +166,9 @@ def build_corpus(out_dir: str, grid: Optional[Iterable[dict]] = None, *, schedul
         progress: a progress bar on stderr.
 
     Raises:
-        InvalidArgument: a malformed grid entry (named by its index), a partial file of another
-            grid. (A query given twice is one vector with the union of the tags.)
+        InvalidArgument: ``out_dir`` a file or in a missing folder (checked before any work), a
+            malformed grid entry (named by its index), a partial file of another grid. (A query
+            given twice is one vector with the union of the tags.)
 
     Examples:
         >>> import tempfile
@@ -184,6 +180,11 @@ def build_corpus(out_dir: str, grid: Optional[Iterable[dict]] = None, *, schedul
     """
     from .. import __version__
 
+    if os.path.isdir(output_dir(out_dir, "--out")):  # a new folder is made below, after validation
+        for name in (VECTORS, MANIFEST, VECTORS + ".partial"):
+            output_file(os.path.join(out_dir, name), "--out")
+    if scheduler is not None:
+        check_scheduler(scheduler)
     entries = list(grid) if grid is not None else curated_grid()
     prepared = []
     for i, e in enumerate(entries):
@@ -273,10 +274,7 @@ def load_corpus(path: Optional[str] = None) -> list[dict]:
         for n, line in enumerate(f, 1):
             if not line.strip():
                 continue
-            try:
-                v = json.loads(line)
-            except ValueError as e:
-                raise InvalidArgument(f"{os.path.basename(p)} line {n}", "a JSON vector", str(e)) from None
+            v = parse_json(line, f"{os.path.basename(p)} line {n}", expected="a JSON vector")
             if not isinstance(v, dict) or v.get("exactdp_corpus") != CORPUS_VERSION:
                 raise InvalidArgument(f"{os.path.basename(p)} line {n}", f"a vector of version {CORPUS_VERSION}",
                                       str(line)[:80])

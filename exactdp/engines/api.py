@@ -62,8 +62,10 @@ def check_dask(scheduler: object, workers: object) -> tuple[Optional[str], Optio
 
     if scheduler is not None and workers is not None:
         raise InvalidArgument("scheduler / workers", "at most one of the two", f"{scheduler!r} and {workers!r}")
-    if scheduler is not None and not (isinstance(scheduler, str) and scheduler.strip()):
-        raise InvalidArgument("scheduler", "the address of a Dask scheduler (a string)", scheduler)
+    if scheduler is not None:
+        from ..jobs import check_scheduler
+
+        scheduler = check_scheduler(scheduler, "scheduler")  # its form, before any work (also when unused)
     w = parse_int(workers, "workers", lo=1, hi=MAX_WORKERS) if workers is not None else None
     return scheduler, w
 

@@ -72,7 +72,11 @@ class DeltaResult(EnclosedResult):
         return None if self.guarantee == "approximate" else self.value.exact
 
     def to_dict(self, digits: int = 30) -> dict:
-        """The ``exactdp delta --json`` object. Guarantee: as ``guarantee`` (decimals outward). Raises: nothing."""
+        """The ``exactdp delta --json`` object. Guarantee: as ``guarantee`` (decimals outward).
+        Raises: InvalidArgument for ``digits`` outside [1, MAX_DIGITS] (0 printed an upper end of 0.0)."""
+        from .api import check_digits
+
+        digits = check_digits(digits)
         d = self.value.to_dict(digits)
         if self.guarantee == "approximate":
             d["exact"] = None
@@ -111,7 +115,11 @@ class EpsResult(EnclosedResult):
         return None if self.guarantee == "approximate" else self.value.exact
 
     def to_dict(self, digits: int = 30) -> dict:
-        """The ``exactdp epsilon --json`` object. Guarantee: as ``guarantee`` (decimals outward). Raises: nothing."""
+        """The ``exactdp epsilon --json`` object. Guarantee: as ``guarantee`` (decimals outward).
+        Raises: InvalidArgument for ``digits`` outside [1, MAX_DIGITS] (0 printed an upper end of 0.0)."""
+        from .api import check_digits
+
+        digits = check_digits(digits)
         if self.infinite:
             eps = {"exact": "inf", "exp_exact": None, "lower": "inf", "upper": "inf"}
         else:

@@ -497,7 +497,7 @@ NEAR_TABLE_MIN = 200_000
 
 def _law(k: int, lw: float) -> tuple[float, float]:
     """``(p, sd)`` of X ~ Bin(k, p), ``p = w / (1 + w)`` (floats; sd at least 1)."""
-    p = 1.0 / (1.0 + math.exp(-lw)) if lw < 700 else 1.0
+    p = 1.0 / (1.0 + math.exp(-lw)) if -700 < lw < 700 else (1.0 if lw >= 700 else 0.0)  # exp(709+) overflows
     return p, math.sqrt(max(k * p * (1 - p), 1.0))
 
 

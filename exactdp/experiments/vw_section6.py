@@ -95,7 +95,9 @@ def _scheduler(scheduler: Optional[str]) -> tuple[Optional[str], Optional[int]]:
         return None, None
     if scheduler == "local" or scheduler.startswith("local:"):
         return None, parse_int(scheduler.split(":", 1)[1], "--scheduler workers", lo=1, hi=64) if ":" in scheduler else 2
-    return scheduler, None
+    from ..jobs import check_scheduler
+
+    return check_scheduler(scheduler), None
 
 
 def run_experiment(trials: int, seed: int, delta: object = "1/100", *, denominator: int = 100,

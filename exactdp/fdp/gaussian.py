@@ -83,7 +83,9 @@ class GaussianTradeOff:
         raise AttributeError("GaussianTradeOff is immutable")
 
     def __repr__(self) -> str:
-        return f"GaussianTradeOff(mu_squared={self.mu_squared})"
+        from ..numbers import short_fraction
+
+        return f"GaussianTradeOff(mu_squared={short_fraction(Fraction(self.mu_squared))})"
 
     def __call__(self, alpha: object) -> Enclosure:
         """``G_mu(alpha) = erfc(mu / sqrt 2 - erfcinv(2 alpha)) / 2``. Guarantee: enclosure.

@@ -53,6 +53,7 @@ from ..numbers import (
     parse_exp_eps,
     parse_list,
     parse_rational,
+    parse_unit,
     refine,
 )
 from .geometry import lower_hull, neyman_pearson, simplify_chain, upper_envelope, value_at, values_at
@@ -133,6 +134,8 @@ class TradeOff(ExactVertices):
 
     def __init__(self, vertices: Iterable[Sequence[object]], *, label: str = "trade-off function", digits: int = 30):
         pts = []
+        if isinstance(vertices, (str, bytes)) or not hasattr(vertices, "__iter__"):
+            raise InvalidArgument("vertices", "an iterable of pairs (alpha, beta)", vertices)
         for i, v in enumerate(vertices):
             if not (isinstance(v, (tuple, list)) and len(v) == 2):
                 raise InvalidArgument(f"vertices[{i}]", "a pair (alpha, beta)", v)
@@ -202,9 +205,7 @@ class TradeOff(ExactVertices):
         Raises:
             InvalidArgument: alpha not a rational in [0, 1].
         """
-        a = parse_rational(alpha, "alpha", expected="a rational number in [0, 1]")
-        if not 0 <= a <= 1:
-            raise InvalidArgument("alpha", "a rational number in [0, 1]", alpha)
+        a = parse_unit(alpha, "alpha")
         if self.is_exact:
             return Enclosure.point(value_at(self.exact_vertices(), a))
         if self._pts is not None:
@@ -492,6 +493,12 @@ def _interp_enclosed(verts, a: Fraction) -> Enclosure:
     for (a0, b0), (a1, b1) in zip(verts, verts[1:]):
         if a1.upper < a or a0.lower > a:
             continue
+        if a0.exact is not None and a0.exact == a1.exact == a:
+            # a vertical segment at alpha = a (f(0) < 1: (0, 1) -> (0, f(0))): f(a) is its lower end
+            for v in (min(b0.lower, b1.lower), min(b0.upper, b1.upper)):
+                lo = v if lo is None else min(lo, v)
+                hi = v if hi is None else max(hi, v)
+            continue
         xs0 = [x for x in (a0.lower, min(a0.upper, a)) if x <= a]
         xs1 = [x for x in (max(a1.lower, a), a1.upper) if x >= a]
         for x0 in xs0:
@@ -727,7 +734,10 @@ def f_eps_delta(eps: object = None, delta: object = 0, *, exp_eps: object = None
 
 
 def _label(m: Mechanism) -> str:
-    return f"f_{{{m.eps if m.eps is not None else 'ln ' + str(m.exp_eps)}, {m.delta}}}"
+    from ..numbers import short_fraction
+
+    e = short_fraction(m.eps, 40) if m.eps is not None else "ln " + short_fraction(m.exp_eps, 40)
+    return f"f_{{{e}, {short_fraction(m.delta, 40)}}}"
 
 
 def _f_eps_delta_scalar(w: Scalar, d, label: str, digits: int = 30) -> TradeOff:

@@ -33,6 +33,8 @@ def _end(x: object, name: str) -> End:
     if isinstance(x, float):
         if math.isinf(x):
             return x
+        if math.isnan(x):  # np.float64("nan") too (a float subclass)
+            raise InvalidArgument(name, "a number or an infinity (not NaN)", x)
         return Fraction(x)
     if isinstance(x, Fraction):
         return x

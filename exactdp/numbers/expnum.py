@@ -159,11 +159,14 @@ class RatExp(ExpNum):
         return hash((RatExp, self.q, self.r))
 
     def __repr__(self) -> str:
+        from .fmt import short_fraction  # a 5000-digit q has no str() (Python's 4300-digit limit)
+
+        q, r = short_fraction(self.q), short_fraction(self.r)
         if self.r == 0:
-            return f"RatExp({self.q})"
+            return f"RatExp({q})"
         if self.q == 1:
-            return f"exp({self.r})"
-        return f"RatExp({self.q}*exp({self.r}))"
+            return f"exp({r})"
+        return f"RatExp({q}*exp({r}))"
 
 
 class Root(ExpNum):
@@ -214,7 +217,9 @@ class Root(ExpNum):
         return hash((Root, e)) if e is not None else hash((Root, self.n, self.D))
 
     def __repr__(self) -> str:
-        return f"Root({self.n}, {self.D})"
+        from .fmt import short_fraction
+
+        return f"Root({short_fraction(Fraction(self.n))}, {self.D})"
 
 
 class Computable(ExpNum):

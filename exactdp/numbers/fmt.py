@@ -8,16 +8,20 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Sequence
 
 from .. import _backend as _b
-from ..errors import PrecisionError
-from .parse import coprime_fraction
+from ..errors import InvalidArgument, PrecisionError
+from .parse import coprime_fraction, parse_int
 
 if TYPE_CHECKING:
     from .._backend import arb
 
-__all__ = ["arb_bounds", "arb_of_fraction", "fraction_str", "fraction_to_decimal", "pow2_text", "short_fraction"]
+__all__ = ["arb_bounds", "arb_of_fraction", "fraction_str", "fraction_to_decimal", "pow2_text", "short_fraction",
+           "safe_repr", "fields_repr"]
+
+#: Most significant digits :func:`fraction_to_decimal` prints (the library asks for at most 10,000).
+MAX_DECIMAL_DIGITS = 100_000
 
 
 #: Largest gap, in bits, between a ball's midpoint and radius that :func:`arb_bounds` keeps exactly.
@@ -126,10 +130,13 @@ def fraction_to_decimal(x: Fraction, digits: int, rounding: str) -> str:
     a unit or two looser.
 
     Raises:
-        ValueError: ``rounding`` is neither ``"down"`` nor ``"up"``.
+        InvalidArgument: ``digits`` is not an integer in ``[1, MAX_DECIMAL_DIGITS]`` (0 digits
+            printed an upper end of ``0.0`` for 0.00993), or ``rounding`` is neither ``"down"``
+            nor ``"up"``.
     """
     if rounding not in ("down", "up"):
-        raise ValueError("rounding must be 'down' or 'up'")
+        raise InvalidArgument("rounding", "'down' or 'up'", rounding)
+    digits = parse_int(digits, "digits", lo=1, hi=MAX_DECIMAL_DIGITS)
     if x == 0:
         return "0"
     neg = x < 0
@@ -226,3 +233,31 @@ def pow2_text(k: int, scale: float = 1.0) -> str:
     if k < 1000:
         return f"{2.0 ** k * scale:.3g}"
     return f"10^{k * math.log10(2) + math.log10(scale):.0f}"
+
+
+def safe_repr(x: object) -> str:
+    """``repr(x)``, except that an integer or rational too long for ``str`` (Python stops at 4300
+    digits) is shown elided (:func:`short_fraction`), and a repr that fails names the type.
+
+    Guarantee: approximate (display only; exact when nothing is elided). Raises: nothing.
+    """
+    try:
+        return repr(x)
+    except ValueError:  # "Exceeds the limit (4300 digits) for integer string conversion"
+        pass
+    except Exception:
+        return f"<{type(x).__name__}>"
+    try:
+        if isinstance(x, int) and not isinstance(x, bool):
+            return short_fraction(Fraction(x))
+        if isinstance(x, Fraction):
+            return f"Fraction('{short_fraction(x)}')"
+        return f"<{type(x).__name__}>"
+    except Exception:  # a hostile or enormous object: repr must not fail
+        return f"<{type(x).__name__}>"
+
+
+def fields_repr(obj: object, names: Sequence[str]) -> str:
+    """``Type(a=..., b=...)`` with :func:`safe_repr` of each field: the ``__repr__`` of a record
+    whose fields may hold huge numbers. Guarantee: approximate (display). Raises: nothing."""
+    return f"{type(obj).__name__}(" + ", ".join(f"{n}={safe_repr(getattr(obj, n, None))}" for n in names) + ")"

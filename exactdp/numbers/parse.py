@@ -21,6 +21,7 @@ screens its text first with the tighter :data:`MAX_NUMBER_DIGITS` (:func:`screen
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from decimal import Decimal
@@ -38,12 +39,15 @@ __all__ = [
     "parse_exp_eps",
     "parse_delta",
     "parse_positive",
+    "parse_unit",
     "parse_int",
     "parse_choice",
     "parse_list",
     "as_scalar",
     "screen_text",
     "coprime_fraction",
+    "parse_json",
+    "MAX_JSON_DEPTH",
 ]
 
 #: Longest number the library parses from text, in decimal digits (numerator,
@@ -53,6 +57,11 @@ MAX_DECIMAL_EXPONENT = 100_000
 
 #: Longest number the command line accepts (its reports print every input exactly).
 MAX_NUMBER_DIGITS = 1000
+
+#: Deepest nesting of arrays and objects in a JSON text a user gives (a query, a grid line, a
+#: composition): far above any real one, far below Python's recursion limit.
+MAX_JSON_DEPTH = 64
+
 
 def coprime_fraction(numerator: object, denominator: object) -> Fraction:
     """``Fraction(numerator, denominator)`` for integers already in lowest terms with a
@@ -250,6 +259,18 @@ def parse_positive(value: object, name: str, *, above: Fraction = Fraction(0), s
     return x
 
 
+def parse_unit(value: object, name: str) -> Fraction:
+    """A rational in ``[0, 1]`` (a type I error alpha, a probability). Guarantee: exact.
+
+    Raises:
+        InvalidArgument: not a rational, or outside ``[0, 1]``.
+    """
+    x = parse_rational(value, name, expected="a rational number in [0, 1]")
+    if not 0 <= x <= 1:
+        raise InvalidArgument(name, "a rational number in [0, 1]", value)
+    return x
+
+
 def parse_int(value: object, name: str, *, lo: Optional[int] = None, hi: Optional[int] = None) -> int:
     """An integer in ``[lo, hi]`` (either end may be open). Guarantee: exact.
 
@@ -311,3 +332,42 @@ def parse_list(value: object, name: str) -> list:
     if not items:
         raise InvalidArgument(name, "a non-empty list", "an empty list")
     return items
+
+
+def parse_json(text: object, name: str, *, expected: str = "a JSON object", **kw: object) -> object:
+    """The value of the JSON text ``text`` (``kw`` goes to :func:`json.loads`, e.g.
+    ``parse_float=Decimal``), nested at most :data:`MAX_JSON_DEPTH` deep.
+
+    Guarantee: exact (the value as written). Raises:
+        InvalidArgument: naming ``name``, for text that is not JSON (with the position), or nested
+            deeper than :data:`MAX_JSON_DEPTH` (100,000 opening brackets would overflow the stack
+            of every recursive reader).
+
+    Examples:
+        >>> parse_json('{"a": [1, 2]}', "line")
+        {'a': [1, 2]}
+        >>> parse_json('[' * 100 + ']' * 100, "line")
+        Traceback (most recent call last):
+        ...
+        exactdp.errors.InvalidArgument: line must be JSON nested at most 64 deep: found deeper nesting
+    """
+    if not isinstance(text, (str, bytes, bytearray)):
+        raise InvalidArgument(name, expected + " (text)", f"a value of type {type(text).__name__}")
+    try:
+        obj = json.loads(text, **kw)  # type: ignore[arg-type]
+    except RecursionError:
+        obj, deep = None, True
+    except (ValueError, TypeError) as e:
+        raise InvalidArgument(name, expected, str(e)) from None
+    else:
+        deep = False
+        stack = [(obj, 1)]
+        while stack and not deep:  # iterative: the check itself must not recurse
+            v, d = stack.pop()
+            if isinstance(v, (dict, list)):
+                if d > MAX_JSON_DEPTH:
+                    deep = True
+                stack.extend((x, d + 1) for x in (v.values() if isinstance(v, dict) else v))
+    if deep:
+        raise InvalidArgument(name, f"JSON nested at most {MAX_JSON_DEPTH} deep", "deeper nesting")
+    return obj

@@ -14,6 +14,7 @@ temporary file renamed into place), as PNG or SVG by the file's extension.
 
 from __future__ import annotations
 
+import math
 import os
 import tempfile
 from fractions import Fraction
@@ -31,8 +32,9 @@ FORMATS = (".png", ".svg")
 
 
 def check_output(path: object) -> str:
-    """``path`` as a string ending in .png or .svg whose directory exists. Guarantee: exact.
-    Raises: InvalidArgument naming ``-o``."""
+    """``path`` as a string ending in .png or .svg whose directory exists and that is a regular
+    file or nothing yet (a symbolic link is followed; a folder or a device is refused,
+    :func:`exactdp.jobs.output_file`). Guarantee: exact. Raises: InvalidArgument naming ``-o``."""
     if not isinstance(path, (str, os.PathLike)):
         raise InvalidArgument("-o", "a file name ending in .png or .svg", path)
     p = os.fspath(path)
@@ -42,6 +44,9 @@ def check_output(path: object) -> str:
     d = os.path.dirname(os.path.abspath(p))
     if not os.path.isdir(d):
         raise InvalidArgument("-o", "a file in an existing directory", p)
+    from ..jobs import output_file
+
+    output_file(p, "-o")
     return p
 
 
@@ -58,12 +63,16 @@ def _plt():
 
 
 def _save(fig, path: str) -> None:
+    from ..jobs import output_file
+
     ext = os.path.splitext(path)[1].lower()
-    fd, tmp = tempfile.mkstemp(suffix=ext, dir=os.path.dirname(os.path.abspath(path)))
+    target = output_file(path, "-o")  # a link's target is written (the link kept); never a device
+    fd, tmp = tempfile.mkstemp(suffix=ext, dir=os.path.dirname(target))
     os.close(fd)
     try:
         fig.savefig(tmp, format=ext[1:], dpi=150, bbox_inches="tight")
-        os.replace(tmp, path)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, target)
     except BaseException:
         if os.path.exists(tmp):
             os.unlink(tmp)
@@ -249,8 +258,12 @@ def plot_bounds(mechanisms: object, path: object, *, title: str = "", delta_rang
     ax2.set_xscale("log")
     from matplotlib.ticker import FuncFormatter, LogLocator
 
-    # labels at 1, 2 and 5 times powers of ten only (all minor labels would overlap)
-    ax2.xaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+    # labels at 1, 2 and 5 times powers of ten over a few decades, at powers of ten over more
+    # (all minor labels would overlap); numticks as many as that: matplotlib 3.11 drew no label at
+    # all for a pure-DP composition's 1e-9 .. 1/2 with its default
+    decades = math.log10(float(hi) / float(lo))
+    subs = (1.0, 2.0, 5.0) if decades <= 4 else (1.0,)
+    ax2.xaxis.set_major_locator(LogLocator(base=10, subs=subs, numticks=len(subs) * (int(decades) + 3)))
     ax2.xaxis.set_major_formatter(FuncFormatter(lambda x, _: f"{x:.3g}"))
     ax2.xaxis.set_minor_formatter(FuncFormatter(lambda x, _: ""))
     ax2.set_xlabel(r"$\delta_g$")

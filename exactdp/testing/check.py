@@ -309,7 +309,11 @@ def _excess(a: End, opt: Enclosure) -> Optional[float]:
     mid = (opt.lower + opt.upper) / 2
     if mid == 0:
         return 0.0 if a == 0 else (math.inf if a > 0 else -math.inf)
-    return float((a - mid) / mid)
+    x = (a - mid) / mid
+    try:
+        return float(x)
+    except OverflowError:  # an answer of 10^400 against an optimum near 1: beyond a float
+        return math.inf if x > 0 else -math.inf
 
 
 # --------------------------------------------------------------------------

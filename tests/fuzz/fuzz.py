@@ -20,6 +20,12 @@ Usage::
     python tests/fuzz/fuzz.py --cases 10000 --seed 1 [--workers 2] [--report docs/fuzz.md]
 
 ``make fuzz`` runs the full form; ``tests/fuzz/test_fuzz.py`` runs a bounded form in CI.
+
+Issue 26 added what the first fuzzer missed: output paths that are symbolic links (kept as
+links, their target written), FIFOs standing in for devices, folders, empty paths and missing
+folders (refused before any work and left as they were); stdout on a full disk; malformed Dask
+addresses; JSON nested 100,000 deep; non-ASCII digits in every numeric option. Each such case
+runs in a fresh folder (``{TMP}`` in its command line) holding those files, checked afterwards.
 """
 
 from __future__ import annotations
@@ -34,6 +40,7 @@ import random
 import resource
 import shutil
 import signal
+import stat
 import sys
 import tempfile
 import time
@@ -49,8 +56,14 @@ GOOD_DELTA = ["0", "1e-6", "1/100", "0.001"]
 GOOD_DG = ["1e-6", "1/100", "0.5", "0", "1e-3"]
 BAD_NUMS = ["abc", "", " ", "nan", "NaN", "inf", "-inf", "-1", "-0.5", "1/0", "0/0", "1_000", "0x10", "1e", "e5", "--",
             "٣", "１", "1..2", "1/2/3", "1e999999999", "-1e-400", "1e308", "1e-400", "1e309", "9" * 1200, "1/" + "7" * 1100,
-            "1e-5000", "10" * 40, "1.5", "2", "0.999999999999", "+3", " 0.1", "0.1 ", "1,", ",1", "1,,2"]
-HUGE_K = ["1000000000000", "10000001", "99999999999999999999999", "0", "-3", "1.5", "x", "٣", "200001", "130000"]
+            "1e-5000", "10" * 40, "1.5", "2", "0.999999999999", "+3", " 0.1", "0.1 ", "1,", ",1", "1,,2",
+            "٣/٤", "1e٣", "0.٥", "²", "1\u00a0000"]
+HUGE_K = ["1000000000000", "10000001", "99999999999999999999999", "0", "-3", "1.5", "x", "٣", "200001", "130000", "１０"]
+#: Output paths, resolved in the case's fresh folder ({TMP}): see _fixtures.
+OUT_PATHS = ["{TMP}/new.out", "{TMP}/file.out", "{TMP}/link.out", "{TMP}/dangling.out", "{TMP}/fifo", "{TMP}/dir",
+             "{TMP}/nodir/x.out", "", "{TMP}", "{TMP}/linkfifo", "{TMP}/loop"]
+#: Dask scheduler addresses, none of which names a running scheduler (nothing connects).
+BAD_SCHEDULERS = ["nonsense", "tcp://host:99999", "host:", "١:8786", "tcp://:8786", "", "a b:1", "tcp://x:0"]
 
 
 def _num(r: random.Random, good: list) -> str:
@@ -85,7 +98,9 @@ def _opts(r: random.Random, engine: bool = True) -> list[str]:
     if engine and r.random() < 0.3:
         out += ["--method", r.choice(["auto", "homogeneous", "windowed", "lattice", "lattice-balls", "windowed-groups", "grouped", "mitm", "brute", "x"])]
     if r.random() < 0.2:
-        out += ["--digits", r.choice(["1", "5", "30", "100", "4301", "10000", "10001", "0", "-1", "x"])]
+        out += ["--digits", r.choice(["1", "5", "30", "100", "4301", "10000", "10001", "0", "-1", "x", "٣", "３0"])]
+    if engine and r.random() < 0.05:
+        out += ["--scheduler", r.choice(BAD_SCHEDULERS)]
     if r.random() < 0.1:
         out += ["--json"]
     return out
@@ -115,7 +130,8 @@ def command(r: random.Random) -> list[str]:
         if r.random() < 0.2:
             argv += ["--width", _num(r, ["1e-3", "0.1"])]
     elif c < 0.9:
-        zs = ",".join(r.choice(["1", "2", "3", "5", "6", "10", "0", "-1", "x", "9" * 50]) for _ in range(r.choice([1, 2, 3, 4, 6])))
+        zs = ",".join(r.choice(["1", "2", "3", "5", "6", "10", "0", "-1", "x", "9" * 50, "١", "٢", "1_0"])
+                      for _ in range(r.choice([1, 2, 3, 4, 6])))
         argv = ["reduce", "--int-partition", zs]
         if r.random() < 0.3:
             argv += ["--c", _num(r, ["2", "3/2", "1.5", "7"])]
@@ -123,12 +139,14 @@ def command(r: random.Random) -> list[str]:
             argv += ["--brute-force-limit", r.choice(["1", "5", "22", "23", "1024", "0"])]
         if r.random() < 0.2:
             argv += ["--as-printed", r.choice(["4.9", "4.10", "4.11", "all", "5.0", ""])]
-    elif c < 0.93:
+    elif c < 0.92:
         argv = ["proofs", "--id", r.choice(["Lemma 5.1", "Definition 2.1", "nosuch", "Lemma 5.3 (proof"])]
         if r.random() < 0.3:
-            argv += ["--report", r.choice(["-", "/nonexistent/x.md"])]
+            argv += ["--report", r.choice(["-", "/nonexistent/x.md"] + OUT_PATHS)]
         if r.random() < 0.2:
             argv += ["--paper", r.choice(["murtagh_vadhan", "bogus"])]
+    elif c < 0.95:
+        argv = _job(r)
     else:
         argv = r.choice([[], ["--bogus"], ["delta"], ["nosuch"], ["--version"], ["delta", "--eps"], ["epsilon", "--delta-g", "0.1"],
                          ["certify", "--eps", "1", "--eps", "2"], ["approx", "--eps", "0.1", "--delta-g"]])
@@ -137,6 +155,80 @@ def command(r: random.Random) -> list[str]:
         i = r.randrange(len(argv))
         argv[i] = argv[i] + r.choice(["\x00", "é", "\n", "'", '"'])
     return argv
+
+
+def _job(r: random.Random) -> list[str]:
+    """A long job's command line (batch, corpus, audit, experiment, plot) with its files in {TMP}."""
+    c = r.random()
+    if c < 0.35:
+        argv = ["batch", "--in", r.choice(["{TMP}/q.jsonl", "{TMP}/deep.jsonl", "{TMP}/missing", "{TMP}/dir", "{TMP}/fifo",
+                                            "/proc/self/mem", ""]), "--out", r.choice(OUT_PATHS)]
+    elif c < 0.55:
+        argv = ["corpus", "build", "--grid", r.choice(["{TMP}/q.jsonl", "{TMP}/deep.jsonl", "{TMP}/missing"]),
+                "--out", r.choice(["{TMP}/corpus", "{TMP}/file.out", "{TMP}/nodir/c", "", "{TMP}/fifo", "{TMP}/link.out"])]
+    elif c < 0.65:
+        argv = ["corpus", "verify", "--sample", "1"]
+    elif c < 0.75:
+        argv = ["experiment", "vw-section6", "--trials", r.choice(["1", "٣"]), "--state", r.choice(OUT_PATHS)]
+    elif c < 0.85:
+        argv = ["audit", "--peer", "exactdp-float", "--quick", r.choice(["--out", "--markdown"]),
+                r.choice([p for p in OUT_PATHS if p not in ("{TMP}/new.out", "{TMP}/file.out", "{TMP}/link.out",
+                                                             "{TMP}/dangling.out")])]
+    else:
+        argv = ["plot", r.choice(["region", "tradeoff"]), "--exp-eps", "2", "-o",
+                r.choice(["{TMP}/fifo.png", "{TMP}/dir.png", "{TMP}/nodir/x.png", "", "{TMP}/x.txt"])]
+        if r.random() < 0.5:
+            argv += ["--gaussian", r.choice(["-1", "x", "٣"])]
+    if r.random() < 0.3 and argv[0] in ("batch", "corpus"):
+        argv += ["--scheduler", r.choice(BAD_SCHEDULERS)]
+    return argv
+
+
+QUERY = '{"id": 1, "mechanisms": {"exp_eps": ["2"], "k": 2}, "exp_eps_g": "2"}\n'
+
+
+def _fixtures(folder: str) -> None:
+    """The files a job's case meets in its fresh folder: a regular file, a link to it, a
+    dangling link, a FIFO (a special file, as /dev/full is: never replaced), a link to the
+    FIFO, a link loop, a folder (also named dir.png and fifo.png), queries and deep JSON."""
+    j = os.path.join
+    with open(j(folder, "file.out"), "w") as fh:
+        fh.write("old\n")
+    with open(j(folder, "q.jsonl"), "w") as fh:
+        fh.write(QUERY)
+    with open(j(folder, "deep.jsonl"), "w") as fh:
+        fh.write('{"a":' * 100_000 + "\n")
+    os.symlink("file.out", j(folder, "link.out"))
+    os.symlink("new-target.out", j(folder, "dangling.out"))
+    os.mkfifo(j(folder, "fifo"))
+    os.mkfifo(j(folder, "fifo.png"))
+    os.symlink("fifo", j(folder, "linkfifo"))
+    os.symlink("loop", j(folder, "loop"))
+    os.mkdir(j(folder, "dir"))
+    os.mkdir(j(folder, "dir.png"))
+
+
+def _clobbered(folder: str) -> str:
+    """What a case replaced that must stay as it was ('' when nothing)."""
+    j = os.path.join
+    bad = []
+    for name in ("link.out", "dangling.out", "linkfifo", "loop"):
+        if not os.path.islink(j(folder, name)):
+            bad.append(f"{name} is no longer a link")
+    for name in ("fifo", "fifo.png"):
+        if not stat.S_ISFIFO(os.lstat(j(folder, name)).st_mode):
+            bad.append(f"{name} is no longer a FIFO")
+    for name in ("dir", "dir.png"):
+        if not os.path.isdir(j(folder, name)) or os.path.islink(j(folder, name)):
+            bad.append(f"{name} is no longer a folder")
+    return "; ".join(bad)
+
+
+class _FullDisk(io.StringIO):
+    """A stdout on a full disk: every write fails as ``> /dev/full`` does."""
+
+    def write(self, s):  # type: ignore[override]
+        raise OSError(28, "No space left on device")
 
 
 def _r(v) -> str:
@@ -198,10 +290,21 @@ def _alarm(signum, frame):  # pragma: no cover - only on a timeout
     raise _Timeout()
 
 
-def _run_cli(argv: list[str], seconds: int) -> dict:
+def _run_cli(argv: list[str], seconds: int, full_disk: bool = False) -> dict:
+    if any("{TMP}" in a for a in argv):
+        folder = tempfile.mkdtemp(prefix="exactdp-fuzz-case-")
+        try:
+            _fixtures(folder)
+            res = _run_cli([a.replace("{TMP}", folder) for a in argv], seconds, full_disk)
+            hurt = _clobbered(folder)
+            if hurt and res.get("ok"):
+                res.update(ok=False, why=f"clobbered: {hurt}")
+            return res
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
     from exactdp.cli import main
 
-    out, err = io.StringIO(), io.StringIO()
+    out, err = (_FullDisk() if full_disk else io.StringIO()), io.StringIO()
     t0 = time.perf_counter()
     signal.alarm(seconds)
     try:
@@ -273,7 +376,7 @@ def _worker(args: tuple) -> dict:
         with open(os.path.join(marks, f"{os.getpid()}.case"), "w") as fh:
             json.dump({"index": args[4], "case": _case_text(kind, seed, argv), "kind": kind}, fh)
     if kind == "cli":
-        res = _run_cli(argv, seconds)
+        res = _run_cli(argv, seconds, full_disk=seed == 1)
         res["case"] = "exactdp " + " ".join(a if len(a) < 60 else a[:30] + "..." for a in argv)
     else:
         desc, res = _run_api(seed, seconds)
@@ -325,8 +428,8 @@ def run(cases: int, seed: int, *, workers: int = 2, seconds: int = 60, memory_gi
     for i in range(cases):
         if r.random() < api_share:
             jobs.append(("api", r.randrange(2**62), None, seconds))
-        else:
-            jobs.append(("cli", 0, command(r), seconds))
+        else:  # seed 1: stdout on a full disk (one case in 50)
+            jobs.append(("cli", 1 if r.random() < 0.02 else 0, command(r), seconds))
     t0 = time.perf_counter()
     ctx = mp.get_context("fork")
     results = []

@@ -46,3 +46,40 @@ def test_the_checker_catches_a_traceback(monkeypatch):
     monkeypatch.setattr(cli, "main", boom)
     res = fuzz._run_cli(["delta"], 5)
     assert not res["ok"] and "ZeroDivisionError" in res["why"]
+
+
+def test_job_cases_refuse_or_answer_and_clobber_nothing():
+    """Issue 26: links, FIFOs (for devices), folders, missing folders, full disks, bad Dask
+    addresses and deep JSON, each in a fresh folder checked afterwards; every refusal within 2 s."""
+    import random
+    import signal
+
+    signal.signal(signal.SIGALRM, fuzz._alarm)
+    r = random.Random(20261127)
+    fails = []
+    for i in range(60):
+        argv = fuzz._job(r)
+        res = fuzz._run_cli(argv, 60, full_disk=i % 10 == 0)
+        if not res["ok"] or (res.get("refused") and res["seconds"] > 2):
+            fails.append(f"{argv}: {res['why']} ({res.get('seconds')} s)")
+    assert not fails, "\n".join(fails)
+
+
+def test_the_checker_catches_a_clobbered_link(monkeypatch):
+    import exactdp.jobs
+
+    monkeypatch.setattr(exactdp.jobs, "output_file", lambda path, what="--out": path)  # the old helper's behaviour
+    res = fuzz._run_cli(["batch", "--in", "{TMP}/q.jsonl", "--out", "{TMP}/link.out"], 60)
+    assert not res["ok"] and "link.out is no longer a link" in res["why"]
+
+
+def test_the_checker_catches_a_traceback_on_a_full_disk(monkeypatch):
+    import exactdp.cli as cli
+
+    def prints(argv=None):
+        print("an answer")
+        return 0
+
+    monkeypatch.setattr(cli, "main", prints)
+    res = fuzz._run_cli(["delta"], 5, full_disk=True)
+    assert not res["ok"] and "No space left" in res["why"]

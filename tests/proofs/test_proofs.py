@@ -196,7 +196,9 @@ def _fake_check(status, correction=None, issues=()):
     ],
 )
 def test_cli_exit_status_follows_settledness(monkeypatch, checks, code):
-    monkeypatch.setattr(fw, "run_paper", lambda paper, full=False, only=None: list(checks))
+    # the command runs entry by entry (a line per settled entry): every paper yields these checks
+    monkeypatch.setattr(fw, "entries", lambda paper: [(f"E{i}", "text", None) for i in range(len(checks))])
+    monkeypatch.setattr(fw, "run_entry", lambda paper, id, text, fn, full=False: checks[int(id[1:])])
     rc, out, _ = _cli(["proofs", "--report", "-"])
     assert rc == code
     assert ("all conclusive" in out) == (code == 0)
