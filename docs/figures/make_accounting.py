@@ -29,7 +29,7 @@ def main() -> None:
         data = json.load(f)
     g = data["growth"]
     ks = [r["k"] for r in g]
-    fig, ax = plt.subplots(figsize=(7.5, 4.2), dpi=120)
+    fig, ax = plt.subplots(figsize=(9.5, 4.2), dpi=120)
     # epsilon relative to the midpoint of the certified enclosure, so that every k shows on one scale
     mids = [(r["lower"] + r["upper"]) / 2 for r in g]
     lo = [r["lower"] / m - 1 for r, m in zip(g, mids)]
@@ -52,7 +52,7 @@ def main() -> None:
     ax.set_xlabel("DP-SGD steps k (sigma = 1, q = 1/256, delta = 1e-5, add/remove)")
     ax.set_ylabel("epsilon / (midpoint of the enclosure) - 1")
     ax.set_title("Certified epsilon against the float accountants")
-    ax.legend(fontsize=7, loc="lower left")
+    ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5))
     fig.tight_layout()
     fig.savefig(args.out)
     print(f"wrote {args.out}")
