@@ -19,20 +19,11 @@ from .base import Prepared
 from .costs import EVALS_OPTCOMP
 from .family import ENGINE_TIERS, Engine
 from .mitm import distributed
-from .results import DeltaResult, EpsResult
+from .results import MAX_DIGITS, DeltaResult, EpsResult, check_digits
 
 __all__ = ["composed_delta", "optcomp", "ENGINES", "resolve_engine", "check_digits", "check_prec", "eps_g_number", "MAX_DIGITS", "check_dask"]
 
 ENGINES = ("auto", "exact", "certified", "float")
-
-#: Most significant digits any engine is asked for.
-MAX_DIGITS = 10_000
-
-
-def check_digits(digits: object, name: str = "digits") -> int:
-    """``digits`` as an integer in ``[1, MAX_DIGITS]``. Guarantee: exact. Raises: InvalidArgument."""
-    return parse_int(digits, name, lo=1, hi=MAX_DIGITS)
-
 
 def check_prec(prec: object, name: str = "prec") -> Optional[int]:
     """``prec`` (bits) as None or an integer in ``[8, MAXPREC]``. Guarantee: exact. Raises: InvalidArgument."""

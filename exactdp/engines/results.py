@@ -12,10 +12,18 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Optional
 
-from ..numbers import Enclosure, fraction_str, short_fraction
+from ..numbers import Enclosure, fraction_str, parse_int, short_fraction
 from ..numbers.enclosure import End
 
-__all__ = ["EnclosedResult", "DeltaResult", "EpsResult", "GUARANTEES"]
+__all__ = ["EnclosedResult", "DeltaResult", "EpsResult", "GUARANTEES", "MAX_DIGITS", "check_digits"]
+
+#: Most significant digits any engine is asked for.
+MAX_DIGITS = 10_000
+
+
+def check_digits(digits: object, name: str = "digits") -> int:
+    """``digits`` as an integer in ``[1, MAX_DIGITS]``. Guarantee: exact. Raises: InvalidArgument."""
+    return parse_int(digits, name, lo=1, hi=MAX_DIGITS)
 
 #: Guarantee tiers of results (STYLE.md item 1).
 GUARANTEES = ("exact", "enclosure", "approximate", "upper bound", "lower bound")
@@ -74,8 +82,6 @@ class DeltaResult(EnclosedResult):
     def to_dict(self, digits: int = 30) -> dict:
         """The ``exactdp delta --json`` object. Guarantee: as ``guarantee`` (decimals outward).
         Raises: InvalidArgument for ``digits`` outside [1, MAX_DIGITS] (0 printed an upper end of 0.0)."""
-        from .api import check_digits
-
         digits = check_digits(digits)
         d = self.value.to_dict(digits)
         if self.guarantee == "approximate":
@@ -117,8 +123,6 @@ class EpsResult(EnclosedResult):
     def to_dict(self, digits: int = 30) -> dict:
         """The ``exactdp epsilon --json`` object. Guarantee: as ``guarantee`` (decimals outward).
         Raises: InvalidArgument for ``digits`` outside [1, MAX_DIGITS] (0 printed an upper end of 0.0)."""
-        from .api import check_digits
-
         digits = check_digits(digits)
         if self.infinite:
             eps = {"exact": "inf", "exp_exact": None, "lower": "inf", "upper": "inf"}
