@@ -60,7 +60,9 @@ class Mutant:
     paper's package, e.g. ``"_bounds"``) and ``function`` (a top-level function there) say
     what is edited, ``old`` -> ``new`` how; ``kind`` is one of :data:`KINDS`; ``name`` says
     in words which false statement the edit makes; ``part`` is ``"statement"`` or
-    ``"correction"`` (the corrected statement of a refuted entry)."""
+    ``"correction"`` (the corrected statement of a refuted entry). ``true`` (non-empty) says why the edit
+    turns out to be a *true* statement: then it is not a mutant, is not counted in the score, and must
+    survive (a refutation of a true statement would be a defect of the check)."""
 
     paper: str
     entry: str
@@ -71,6 +73,7 @@ class Mutant:
     old: str
     new: str
     part: str = "statement"
+    true: str = ""
 
     @property
     def key(self) -> str:
@@ -78,7 +81,7 @@ class Mutant:
 
 
 def mutant(paper: str, entry: str, kind: str, name: str, module: str, function: str, old: str, new: str,
-           part: str = "statement") -> Mutant:
+           part: str = "statement", true: str = "") -> Mutant:
     """Declare a mutant (see :class:`Mutant`); the kind and part are validated here."""
     if kind not in KINDS:
         raise ValueError(f"mutant kind must be one of {KINDS}: {kind!r}")
@@ -86,7 +89,7 @@ def mutant(paper: str, entry: str, kind: str, name: str, module: str, function: 
         raise ValueError(f"mutant part must be 'statement' or 'correction': {part!r}")
     if old == new:
         raise ValueError(f"a mutant must change its function: {name!r}")
-    return Mutant(paper, entry, kind, name, module, function, old, new, part)
+    return Mutant(paper, entry, kind, name, module, function, old, new, part, true)
 
 
 def mutants(paper: str) -> List[Mutant]:
@@ -161,7 +164,8 @@ def applied(m: Mutant) -> Iterator[dict]:
 
 @dataclass
 class MutantResult:
-    """The outcome of one mutant: ``outcome`` is ``killed``, ``survived``, ``error`` or ``unreached``;
+    """The outcome of one mutant: ``outcome`` is ``killed``, ``survived``, ``error``, ``unreached``, or ``true``
+    (a declared true edit that, as it must, survived: not counted);
     ``check`` is the mutated entry's result (cross-checks off)."""
 
     mutant: Mutant
@@ -207,6 +211,10 @@ def run_mutant(m: Mutant, full: bool = False) -> MutantResult:
         st_ = c.correction.status
     else:
         st_ = c.status
+    if m.true:
+        if st_ == "refuted":
+            return MutantResult(m, "error", c, dt, "declared true, but refuted: " + _first_counterexample(c, m.part))
+        return MutantResult(m, "true", c, dt, m.true)
     if st_ == "refuted":
         return MutantResult(m, "killed", c, dt, _first_counterexample(c, m.part))
     if st_ == "error":
@@ -230,8 +238,8 @@ def run_mutants(papers: Sequence[str], only: Optional[str] = None, full: bool = 
 
 
 def score(results: Sequence[MutantResult], paper: str) -> tuple:
-    """(killed, total) for ``paper``."""
-    rs = [r for r in results if r.mutant.paper == paper]
+    """(killed, total) for ``paper``; declared-true edits are not mutants and not counted."""
+    rs = [r for r in results if r.mutant.paper == paper and not r.mutant.true]
     return sum(r.outcome == "killed" for r in rs), len(rs)
 
 
@@ -240,10 +248,13 @@ def _score_line(results, papers) -> List[str]:
     for paper in papers:
         k, n = score(results, paper)
         if n:
-            entries_ = len({r.mutant.entry.split(" (proof: ")[0] for r in results if r.mutant.paper == paper})
+            entries_ = len({r.mutant.entry.split(" (proof: ")[0] for r in results if r.mutant.paper == paper
+                            and not r.mutant.true})
             lines.append(f"{paper}: {k}/{n} mutants killed ({entries_} numbered statements)")
-    k = sum(r.outcome == "killed" for r in results)
-    lines.append(f"total: {k}/{len(results)} mutants killed")
+    real = [r for r in results if not r.mutant.true]
+    k = sum(r.outcome == "killed" for r in real)
+    true = sum(r.outcome == "true" for r in results)
+    lines.append(f"total: {k}/{len(real)} mutants killed" + (f"; {true} edits shown true (not mutants)" if true else ""))
     return lines
 
 
@@ -277,7 +288,8 @@ def render_mutants_markdown(results: Sequence[MutantResult], papers: Sequence[st
                 "|---|---|---|---|---|"]
         for r in rs:
             m = r.mutant
-            out.append(f"| {_md(m.entry)} | {m.kind} | {m.part} | {_md(m.name)} | {r.outcome} |")
+            name = m.name + (f" (true: {m.true})" if m.true else "")
+            out.append(f"| {_md(m.entry)} | {m.kind} | {m.part} | {_md(name)} | {r.outcome} |")
         out.append("")
     return "\n".join(out).rstrip() + "\n"
 
