@@ -43,7 +43,7 @@ from typing import Callable, Iterator, List, Optional, Sequence
 from ._framework import Check, entries, run_entry
 
 __all__ = ["KINDS", "Mutant", "MutantResult", "mutant", "mutants", "run_mutant", "run_mutants", "score",
-           "render_mutants_table", "render_mutants_markdown", "MARKER"]
+           "render_mutants_table", "render_mutants_markdown", "MARKER", "split_report", "join_report"]
 
 #: The kinds of edit (issue 27's list).
 KINDS = ("constant", "term", "inequality", "hypothesis")
@@ -292,6 +292,19 @@ def render_mutants_markdown(results: Sequence[MutantResult], papers: Sequence[st
             out.append(f"| {_md(m.entry)} | {m.kind} | {m.part} | {_md(name)} | {r.outcome} |")
         out.append("")
     return "\n".join(out).rstrip() + "\n"
+
+
+def split_report(text: str) -> tuple:
+    """(checks part, mutation section) of a report text; the section starts at :data:`MARKER` ('' if absent)."""
+    i = text.find("\n" + MARKER + "\n")
+    if i < 0:
+        return text, ""
+    return text[:i + 1], text[i + 1:]
+
+
+def join_report(head: str, section: str) -> str:
+    """The report: the checks part, then (if any) the mutation section after one blank line."""
+    return head if not section else head.rstrip("\n") + "\n\n" + section
 
 
 def _md(s: str) -> str:

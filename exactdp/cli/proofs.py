@@ -1,6 +1,6 @@
 """``exactdp proofs``: run the executable checks of the papers' numbered statements.
 
-Usage: ``exactdp proofs [--paper NAME] [--full] [--json] [--id TEXT] [--report PATH]``.
+Usage: ``exactdp proofs [--paper NAME] [--full] [--json] [--id TEXT] [--report PATH] [--mutants]``.
 The default run (what CI runs) is bounded (well under a minute); ``--full``
 checks more instances. Prints a table with, per statement, the exactdp functions
 that implement it (or, with ``--json``, ``{"results": [{"paper", "id", "statement",
@@ -9,6 +9,13 @@ that implement it (or, with ``--json``, ``{"results": [{"paper", "id", "statemen
 is written by ``make proofs-report``). Exit status 0 when every
 entry is conclusive (a refutation counts only with a correction whose own check
 passes), 1 otherwise, 2 on bad arguments.
+
+``--mutants`` runs the mutation tests of the checks instead (issue 27; every mutant of
+the selected papers / ids, cross-checks off) and prints each outcome and the score per
+paper (``--json``: ``{"mutants": [...]}``); ``--report PATH`` then writes only the
+report's mutation section (the checks part of PATH is kept, and a plain ``--report``
+keeps PATH's mutation section). Exit status 0 when every mutant is killed (declared
+true edits must survive), 1 otherwise.
 """
 
 from __future__ import annotations
@@ -37,6 +44,9 @@ def register(sub) -> None:
     p.add_argument("--report", metavar="PATH", default=None,
                    help=f"also write the markdown report to PATH (the committed one is {DEFAULT_REPORT}: "
                         "`make proofs-report`); default: no report")
+    p.add_argument("--mutants", action="store_true",
+                   help="run the mutation tests of the checks (false edits each check must refute on its own; "
+                        "`make proofs-mutants`: all of them, with the report section)")
     p.set_defaults(func=run)
 
 
@@ -70,6 +80,8 @@ def run(args) -> int:
     implemented: dict = {}
     for stmt, fns in links().items():
         implemented.setdefault(parse_link(stmt), []).extend(fns)
+    if args.mutants:
+        return _run_mutants(args, papers, report)
     t0 = time.perf_counter()
     results = []
     for paper in papers:
@@ -80,9 +92,10 @@ def run(args) -> int:
         raise InvalidArgument("--id", "a text contained in at least one entry id (e.g. 'Theorem 1.5')", repr(args.id))
 
     if report and report != "-":
-        tmp = Path(report).with_name(Path(report).name + ".tmp")
-        tmp.write_text(render_markdown(results, papers, args.full, implemented), encoding="utf-8")
-        os.replace(tmp, report)  # atomic: never a half-written report
+        from exactdp_proofs._mutants import join_report, split_report
+
+        old = Path(report).read_text(encoding="utf-8") if Path(report).is_file() else ""
+        _write(report, join_report(render_markdown(results, papers, args.full, implemented), split_report(old)[1]))
 
     if args.json:
         emit_json({"results": [{**c.to_dict(), "implemented_by": implemented.get((c.paper, c.id), [])} for c in results]})
@@ -100,3 +113,32 @@ def run(args) -> int:
                                                               if bad else "; all conclusive")
               + (f"; report: {report}" if report and report != "-" else ""))
     return 0 if all(c.settled for c in results) else 1
+
+
+def _write(report: str, text: str) -> None:
+    tmp = Path(report).with_name(Path(report).name + ".tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, report)  # atomic: never a half-written report
+
+
+def _run_mutants(args, papers, report) -> int:
+    from exactdp_proofs._mutants import join_report, render_mutants_markdown, render_mutants_table, run_mutants, split_report
+
+    from .common import emit_json
+
+    t0 = time.perf_counter()
+    results = run_mutants(papers, only=args.id, full=args.full)
+    elapsed = time.perf_counter() - t0
+    if args.id is not None and not results:
+        raise InvalidArgument("--id", "a text contained in the entry id of at least one mutant", repr(args.id))
+    if report and report != "-":
+        old = Path(report).read_text(encoding="utf-8") if Path(report).is_file() else ""
+        _write(report, join_report(split_report(old)[0], render_mutants_markdown(results, papers)))
+    if args.json:
+        emit_json({"mutants": [r.to_dict() for r in results]})
+    else:
+        print(render_mutants_table(results, papers))
+        bad = [r for r in results if r.outcome not in ("killed", "true")]
+        print(f"{len(results)} mutants in {elapsed:.1f}s" + (f"; {len(bad)} not killed" if bad else "; all killed")
+              + (f"; report: {report}" if report and report != "-" else ""))
+    return 0 if all(r.outcome in ("killed", "true") for r in results) else 1
