@@ -110,7 +110,7 @@ _FLAGS = __future__.annotations.compiler_flag
 
 
 def mutated_function(module, name: str, old: str, new: str) -> Callable:
-    """Compile a copy of the top-level function ``module.name`` with ``old`` replaced by ``new``
+    """Compile a copy of the top-level function ``module.name`` (defined there or imported) with ``old`` replaced by ``new``
     in its body (decorators dropped: the copy is not registered anywhere). Raises ValueError
     unless ``old`` occurs exactly once in the body."""
     fn = inspect.unwrap(getattr(module, name))
@@ -131,7 +131,7 @@ def mutated_function(module, name: str, old: str, new: str) -> Callable:
     ast.increment_lineno(tree2, first - 1)
     code = compile(tree2, inspect.getsourcefile(fn) or "<mutant>", "exec", flags=_FLAGS, dont_inherit=True)
     ns: dict = {}
-    exec(code, module.__dict__, ns)
+    exec(code, fn.__globals__, ns)  # the globals of the module that defines it (``module`` may import it)
     return ns[fdef.name]
 
 
@@ -296,10 +296,10 @@ def render_mutants_markdown(results: Sequence[MutantResult], papers: Sequence[st
 
 def split_report(text: str) -> tuple:
     """(checks part, mutation section) of a report text; the section starts at :data:`MARKER` ('' if absent)."""
-    i = text.find("\n" + MARKER + "\n")
+    i = text.find("\n\n" + MARKER + "\n")
     if i < 0:
         return text, ""
-    return text[:i + 1], text[i + 1:]
+    return text[:i + 1], text[i + 2:]
 
 
 def join_report(head: str, section: str) -> str:

@@ -43,4 +43,31 @@ MUTANTS = [
       "[(F(1), N ** 3), (F(-1), N)]", "[(F(1), N ** 3)]"),
     m("Theorem 1.2", "hypothesis", "the bound claimed at e^{(k-1) eps} instead of e^{k eps}", "theorem_1_2", "theorem",
       "C.hockey(P0, P1, t) <= k * d", "C.hockey(P0, P1, t / w) <= k * d"),
+    m("Theorem 1.4", "constant", "the corrected e^OptComp 1 % too large", "theorem_1_4", "corrected_t",
+      "return max(F(1), num / den)", "return max(F(1), num / den) * F(101, 100)", part="correction"),
+    m("Theorem 1.4", "term", "the corrected interpolation without the l = i term", "theorem_1_4", "corrected_t",
+      "num = sum((comb(k, l) * w ** (k - l) for l in range(i + 1)), F(0))",
+      "num = sum((comb(k, l) * w ** (k - l) for l in range(i)), F(0))", part="correction"),
+    m("Theorem 1.6 (proof: delta_g * prod(1 + e^eps_i) = #SUM-PARTITION)", "term",
+      "delta_g * prod e^eps_i (the 1 + dropped)", "theorem_1_6", "identity",
+      "d * C.prod(1 + w for w in ws) == C.S_brute(ws, rq)", "d * C.prod(w for w in ws) == C.S_brute(ws, rq)"),
+    m("Theorem 1.7", "constant", "the guarantee's + eta halved", "theorem_1_7", "outputs",
+      "upper = None if ub is None else ub * q ** k", "upper = None if ub is None else ub * s ** k"),
+    m("Theorem 1.7", "constant", "the lower end at delta_g/2", "theorem_1_7", "outputs",
+      "lower = _opt(ws, ds, dg)", "lower = _opt(ws, ds, dg / 2)"),
+    m("Lemma 3.2", "hypothesis", "M~_(eps, delta/2) simulates every (eps, delta)-DP M", "lemma_3_2", "lemma",
+      "T = C.simulator(p0, p1, w, d)\n            q0, q1 = C.rr(w, d)",
+      "T = C.simulator(p0, p1, w, d / 2)\n            q0, q1 = C.rr(w, d / 2)"),
+    m("Lemma 4.9", "constant", "prod w_i <= c/2", "lemma_4_9", "_valid",
+      "R.prod_int(zs) <= c ** D", "R.prod_int(zs) <= (c / 2) ** D"),
+    m("Lemma 4.11 (proof: discreteness of gap values, z' from j' = floor(j+1))", "term",
+      "the gap g(j) = j^(1/D) - W/j^(1/D) with W/(j+1)", "_partition", "g_of_j",
+      "Rad.root(F(N, j), D)", "Rad.root(F(N, j + 1), D)"),
+    m("Lemma 5.1", "inequality", "the recursion's a_r <= s made strict", "lemma_5_1", "knapsack_sum",
+      "if a[r - 1] <= s:", "if a[r - 1] < s:"),
 ]
+
+#: Statements with no mutant, and why.
+UNMUTATED = {
+    "Lemma 4.4": "not checkable (a complexity statement whose proof is not in our copy): nothing to mutate",
+}
