@@ -24,4 +24,8 @@ MUTANTS = [
       "return spent2 + mu2 <= mu0 * mu0", "return spent2 + mu2 <= mu0 * mu0 * F(11, 10)",
       true="Claim 2 is the implication 'A mu_0-GDP => M_0 mu_0-GDP' for the same filter; a lenient filter in both "
            "makes A fail its hypothesis, not the implication (Theorem 1's boundary family refutes the filter)"),
+    m("Claim 2", "constant", "the conclusion mu_0/2-GDP for mu_0-GDP", "claim_2", "claim",
+      "ok, w = check_gdp(mu0, P0, P1)", "ok, w = check_gdp(mu0 / 2, P0, P1)"),
+    m("Claim 2 (proof: simulating M_i by F_i(H_i))", "constant", "F_i(H_i) simulating RR with e^eps replaced by "
+      "e^eps + 1", "claim_2", "_rr_parts", "def _rr_parts(w: F, mu: F):", "def _rr_parts(w: F, mu: F):\n    w = w + 1"),
 ]
