@@ -204,16 +204,20 @@ class Proof:
             self.issue(f"{what} raised {type(exc).__name__}: {exc}")
             return FAILED
 
-    def agree(self, lib_value, value, what: str, instance: str) -> bool:
+    def agree(self, lib_value, value, what: str, instance: str, third: Optional[Callable[[], object]] = None) -> bool:
         """Compare a library cross-check value with the independently computed one.
 
-        A disagreement is a library issue (the paper's statement is judged by the
-        independent transcriptions), reported and counted, and makes the run fail.
+        A disagreement is recorded as an issue (never an erratum: the paper's statement is judged by
+        the transcription), reported and counted, and makes the run fail. It is not assumed to be a
+        library bug: either side may be wrong (if the library and the transcription shared a mistake,
+        nothing here would catch it). ``third`` (optional) computes the value a third way; its verdict
+        is recorded with the issue (which side it agrees with), else the issue says it is undecided.
         """
         if lib_value is FAILED:
             return False
         if lib_value != value:
-            self.issue(f"{what} disagrees with the independent value on {instance}: {lib_value} vs {value}")
+            self.issue(f"{what} disagrees with the independent value on {instance}: {lib_value} vs {value}"
+                       + _third_verdict(lib_value, value, third))
             return False
         return True
 
@@ -266,9 +270,24 @@ class Proof:
             parts.append(f"N = {self.n} instances, no counterexample" if st != "refuted" else f"{self.n} instances passed")
         parts.extend(self.evidence)
         if self.issues:
-            parts.append("exactdp cross-check problems (library bugs, not errata): "
+            parts.append("exactdp cross-check disagreements (not errata; the library or the transcription is wrong, "
+                         "which one a third computation decides): "
                          + "; ".join(f"{t} [x{c}]" for t, c in self.issues.items()))
         return "\n".join(parts)
+
+
+def _third_verdict(lib_value, value, third) -> str:
+    if third is None:
+        return " (undecided: no third computation; the library or the transcription is wrong)"
+    try:
+        t = third()
+    except Exception as exc:
+        return f" (the third computation raised {type(exc).__name__}: undecided)"
+    if t == value:
+        return " (a third computation agrees with the transcription: the library is wrong)"
+    if t == lib_value:
+        return " (a third computation agrees with the library: the transcription, i.e. the check, is wrong)"
+    return f" (a third computation gives {t}: neither agrees)"
 
 
 # --------------------------------------------------------------------------

@@ -106,8 +106,8 @@ def run(args) -> int:
                 continue  # --id matched nothing in this paper
             cov = coverage(paper, [c for c in results if c.paper == paper])
             st = ", ".join(f"{v} {k}" for k, v in cov["by_status"].items())
-            print(f"{paper}: {cov['with_checks']}/{cov['numbered']} numbered statements checked ({st}); "
-                  f"{cov['steps']} proof steps")
+            print(f"{paper}: {cov['with_checks']}/{cov['numbered']} numbered statements checked ({st}; "
+                  f"{cov['claims']} results, {cov['definitions']} definitions); {cov['steps']} proof steps")
         bad = [c for c in results if not c.settled]
         print(f"{len(results)} entries in {elapsed:.1f}s" + (f"; {len(bad)} inconclusive: " + ", ".join(c.id for c in bad)
                                                               if bad else "; all conclusive")
