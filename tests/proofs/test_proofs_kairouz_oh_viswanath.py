@@ -44,6 +44,8 @@ REFUTED = {
     "Theorem 4.3",
     "Theorem 4.3 (proof: sigma^2 >= (4k Delta^2/eps^2) log(e+eps/delta) and sigma^2 >= k Delta^2/(4 eps) ensure the "
     "condition)",
+    "Theorem 4.3 (proof: the paragraph before it, Corollary 4.1 with the Gaussian mechanism gives variance "
+    "O(k Delta^2 log(1/delta) log(e+eps/delta)/eps^2))",
     "Theorem 5.1",
     "Theorem 5.1 (proof: every protocol's transcript is a post-processing T of the randomized responses)",
     "Remark 6.1",
