@@ -11,7 +11,12 @@ Checked (certified, Arb) against the exact worst case (the product of the Sectio
 mechanisms with parameters (eps_l, delta_l); the heterogeneous converse is the same
 argument as Theorem 3.3's, whose steps are checked in Equations (36)-(38)): mixtures
 of two or three distinct eps_l with multiplicities up to 40 (--full 120), eps_l from
-1/100 to 5, delta~ from 1 to 1e-30; the delta part exactly on small products.
+1/100 to 5, delta~ from 1 to 1e-30; and, since the square-root terms are a central-limit
+bound whose worst cases are many small eps_l, k from 400 to 4000 (--full 20000) with one
+dominant group of small eps_l, delta~ down to 1e-30 (issue 27: without them the check
+missed the 2 dropped under either root). Every point is decided, including those where
+eps~ = sum eps_l (an earlier version skipped them as "exactly 0", trusting the transcription
+of the first candidate). The delta part exactly on small products.
 Library cross-check: exactdp's kov35_bound encloses the same eps~.
 """
 
