@@ -98,4 +98,7 @@ MUTANTS = [
     m("Theorem 5.1", "term", "the randomized responses (24) without their delta part", "_mpc", "rr_trans",
       "mech = [C.kov(w, d) for w, d in zip(ws, ds)]", "mech = [C.kov(w, 0) for w, d in zip(ws, ds)]",
       part="correction"),
+    m("Theorem 2.4", "constant", "post-processing makes (eps, 0)-DP (ln((1 + e^eps)/2), 0)-DP", "theorem_2_4", "theorem",
+      "C.dp_all_sets(q0, q1, w, F(0)), \"(eps,0)-DP is preserved (eps the",
+      "C.dp_all_sets(q0, q1, (1 + w) / 2, F(0)), \"(eps,0)-DP is preserved (eps the"),
 ]

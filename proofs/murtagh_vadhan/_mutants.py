@@ -65,6 +65,8 @@ MUTANTS = [
       "Rad.root(F(N, j), D)", "Rad.root(F(N, j + 1), D)"),
     m("Lemma 5.1", "inequality", "the recursion's a_r <= s made strict", "lemma_5_1", "knapsack_sum",
       "if a[r - 1] <= s:", "if a[r - 1] < s:"),
+    m("Fact 2.2", "constant", "post-processing at least halves D_inf^delta", "fact_2_2", "fact",
+      "after <= before", "after <= before / 2"),
 ]
 
 #: Statements with no mutant, and why.

@@ -74,4 +74,8 @@ MUTANTS = [
     m("Theorem 5.2 (proof: Section 6 experiment, RR_(eps,delta) simulates 2-round 1-bit mechanisms)", "hypothesis",
       "simulated from RR_(eps, delta/2)", "theorem_5_2", "section6",
       "T, opt = S.section6_lp(m, t, d)", "d = d / 2\n        T, opt = S.section6_lp(m, t, d)"),
+    m("Lemma 3", "term", "X ~(max(eps_1, eps_2), 0) Z (one of the two eps dropped)", "lemma_3", "lemma",
+      "D.dp_delta(X, Z, w1 * w2) == 0", "D.dp_delta(X, Z, max(w1, w2)) == 0"),
+    m("Lemma 4", "constant", "F o M is (ln((1 + e^eps)/2), delta)-DP", "lemma_4", "lemma",
+      "D.dp_delta(FP, FQ, w) <= D.dp_delta(P, Q, w)", "D.dp_delta(FP, FQ, (1 + w) / 2) <= D.dp_delta(P, Q, w)"),
 ]

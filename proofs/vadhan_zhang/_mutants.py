@@ -72,4 +72,8 @@ MUTANTS = [
       "R.cmp(R.S(joint(U, Vs), a), R.S(joint(U, Ws), a)) <= 0", "R.cmp(R.S(joint(U, Vs), a), R.S(joint(U, Ws), a)) >= 0"),
     m("Lemma 5.5", "hypothesis", "the first query q_1 is always optimal", "lemma_5_5", "lemma",
       "best = Rd.smax(vals)", "best = vals[0]"),
+    m("Lemma 2.1", "term", "the max of the two D_inf without the second", "lemma_2_1", "lemma",
+      "bound = max(Dv.max_ratio(a), Dv.max_ratio(b))", "bound = Dv.max_ratio(a)"),
+    m("Lemma 5.4", "term", "D_alpha(U, V) = 2 D_alpha(U) (V's term replaced by U's)", "lemma_5_4", "lemma",
+      "R.mul(R.S(U, a), R.S(V, a))", "R.mul(R.S(U, a), R.S(U, a))"),
 ]
