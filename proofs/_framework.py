@@ -138,10 +138,13 @@ class Proof:
     seeded from the entry id, so runs are reproducible).
     """
 
-    def __init__(self, paper: str, id: str, full: bool = False):
+    def __init__(self, paper: str, id: str, full: bool = False, crosscheck: bool = True):
         self.paper = paper
         self.id = id
         self.full = full
+        #: False: the exactdp cross-checks are skipped (:meth:`library` returns FAILED without calling),
+        #: so that the statement is judged by its transcription alone (the mutation runs, issue 27)
+        self.crosscheck = crosscheck
         self.rng = random.Random(f"{paper}:{id}")
         self.checks: list[str] = []
         self.evidence: list[str] = []
@@ -191,23 +194,30 @@ class Proof:
 
     def library(self, what: str, fn: Callable, *args, **kwargs):
         """Call an exactdp function used as a cross-check; an exception is recorded as a
-        library issue (not an erratum) and :data:`FAILED` is returned."""
+        library issue (not an erratum) and :data:`FAILED` is returned. With ``crosscheck`` off the
+        function is not called and :data:`FAILED` is returned, no issue recorded."""
+        if not self.crosscheck:
+            return FAILED
         try:
             return fn(*args, **kwargs)
         except Exception as exc:
             self.issue(f"{what} raised {type(exc).__name__}: {exc}")
             return FAILED
 
-    def agree(self, lib_value, value, what: str, instance: str) -> bool:
+    def agree(self, lib_value, value, what: str, instance: str, third: Optional[Callable[[], object]] = None) -> bool:
         """Compare a library cross-check value with the independently computed one.
 
-        A disagreement is a library issue (the paper's statement is judged by the
-        independent transcriptions), reported and counted, and makes the run fail.
+        A disagreement is recorded as an issue (never an erratum: the paper's statement is judged by
+        the transcription), reported and counted, and makes the run fail. It is not assumed to be a
+        library bug: either side may be wrong (if the library and the transcription shared a mistake,
+        nothing here would catch it). ``third`` (optional) computes the value a third way; its verdict
+        is recorded with the issue (which side it agrees with), else the issue says it is undecided.
         """
         if lib_value is FAILED:
             return False
         if lib_value != value:
-            self.issue(f"{what} disagrees with the independent value on {instance}: {lib_value} vs {value}")
+            self.issue(f"{what} disagrees with the independent value on {instance}: {lib_value} vs {value}"
+                       + _third_verdict(lib_value, value, third))
             return False
         return True
 
@@ -225,7 +235,7 @@ class Proof:
 
     def correct(self, statement: str, fn: Callable[["Proof"], None]) -> Correction:
         """Attach a corrected statement; ``fn`` checks it on a fresh :class:`Proof`."""
-        sub = Proof(self.paper, self.id + " [correction]", self.full)
+        sub = Proof(self.paper, self.id + " [correction]", self.full, self.crosscheck)
         try:
             fn(sub)
             status = sub.status()
@@ -260,9 +270,24 @@ class Proof:
             parts.append(f"N = {self.n} instances, no counterexample" if st != "refuted" else f"{self.n} instances passed")
         parts.extend(self.evidence)
         if self.issues:
-            parts.append("exactdp cross-check problems (library bugs, not errata): "
+            parts.append("exactdp cross-check disagreements (not errata; the library or the transcription is wrong, "
+                         "which one a third computation decides): "
                          + "; ".join(f"{t} [x{c}]" for t, c in self.issues.items()))
         return "\n".join(parts)
+
+
+def _third_verdict(lib_value, value, third) -> str:
+    if third is None:
+        return " (undecided: no third computation; the library or the transcription is wrong)"
+    try:
+        t = third()
+    except Exception as exc:
+        return f" (the third computation raised {type(exc).__name__}: undecided)"
+    if t == value:
+        return " (a third computation agrees with the transcription: the library is wrong)"
+    if t == lib_value:
+        return " (a third computation agrees with the library: the transcription, i.e. the check, is wrong)"
+    return f" (a third computation gives {t}: neither agrees)"
 
 
 # --------------------------------------------------------------------------
@@ -338,9 +363,11 @@ def entries(paper: str) -> list[tuple[str, str, Callable[[Proof], None]]]:
     return es
 
 
-def run_entry(paper: str, id: str, text: str, fn: Callable[[Proof], None], full: bool = False) -> Check:
-    """Run one entry; an exception becomes a Check with status ``error``."""
-    p = Proof(paper, id, full)
+def run_entry(paper: str, id: str, text: str, fn: Callable[[Proof], None], full: bool = False,
+              crosscheck: bool = True) -> Check:
+    """Run one entry; an exception becomes a Check with status ``error``. ``crosscheck=False`` skips the
+    exactdp cross-checks (:attr:`Proof.crosscheck`)."""
+    p = Proof(paper, id, full, crosscheck)
     t0 = time.perf_counter()
     try:
         fn(p)

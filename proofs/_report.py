@@ -67,11 +67,19 @@ def coverage(paper: str, results: Sequence[Check], numbered: Optional[Sequence[s
     have = [s for s in numbered if s in by_id]
     st = Counter(by_id[s].status for s in have)
     steps = [c for c in results if c.paper == paper and c.is_step]
+    defs = [s for s in have if s.startswith("Definition")]
+    claims = [s for s in have if not s.startswith("Definition")]
     return {
         "numbered": len(numbered),
         "with_checks": len(have),
         "missing": [s for s in numbered if s not in by_id],
         "by_status": {k: st.get(k, 0) for k in STATUSES + ("error",) if st.get(k, 0) or k in STATUSES},
+        # a definition's entry only shows that the definition and its code form agree: counted apart from the
+        # statements that claim something (theorems, lemmas, ..., equations, footnotes)
+        "definitions": len(defs),
+        "definitions_by_status": dict(Counter(by_id[s].status for s in defs)),
+        "claims": len(claims),
+        "claims_by_status": dict(Counter(by_id[s].status for s in claims)),
         "steps": len(steps),
         "steps_by_status": dict(Counter(c.status for c in steps)),
     }
@@ -91,9 +99,18 @@ def _coverage_line(cov: dict) -> str:
     steps = ", ".join(f"{v} {k}" for k, v in sorted(cov["steps_by_status"].items()))
     line = (f"Coverage: {cov['numbered']} numbered statements in the paper; {cov['with_checks']} have checks "
             f"({parts}); plus {cov['steps']} checked steps inside proofs ({steps}).")
+    if "definitions" in cov:
+        line += (f" Counted apart: {cov['claims']} results (theorems, lemmas, corollaries, facts, claims, remarks, "
+                 f"numbered equations and footnotes: {_counts(cov['claims_by_status'])}) and {cov['definitions']} "
+                 f"definitions ({_counts(cov['definitions_by_status'])}; a definition's check only shows that the "
+                 "definition and its code form agree).")
     if cov["missing"]:
         line += " Missing: " + ", ".join(cov["missing"]) + "."
     return line
+
+
+def _counts(by_status: dict) -> str:
+    return ", ".join(f"{v} {k}" for k, v in sorted(by_status.items())) or "none"
 
 
 def _md(s: str) -> str:

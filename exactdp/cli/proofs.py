@@ -1,6 +1,6 @@
 """``exactdp proofs``: run the executable checks of the papers' numbered statements.
 
-Usage: ``exactdp proofs [--paper NAME] [--full] [--json] [--id TEXT] [--report PATH] [--state FILE]``.
+Usage: ``exactdp proofs [--paper NAME] [--full] [--json] [--id TEXT] [--report PATH] [--state FILE] [--mutants]``.
 The default run (what CI runs) is bounded (well under a minute); ``--full``
 checks more instances. Prints a table with, per statement, the exactdp functions
 that implement it (or, with ``--json``, ``{"results": [{"paper", "id", "statement",
@@ -11,12 +11,20 @@ settled; ``--state FILE`` makes the run resumable (entries settled by an earlier
 same ``--full`` and exactdp version are read back, not run again). Exit status 0 when every
 entry is conclusive (a refutation counts only with a correction whose own check
 passes), 1 otherwise, 2 on bad arguments.
+
+``--mutants`` runs the mutation tests of the checks instead (issue 27; every mutant of
+the selected papers / ids, cross-checks off) and prints each outcome and the score per
+paper (``--json``: ``{"mutants": [...]}``); ``--report PATH`` then writes only the
+report's mutation section (the checks part of PATH is kept, and a plain ``--report``
+keeps PATH's mutation section). Exit status 0 when every mutant is killed (declared
+true edits must survive), 1 otherwise.
 """
 
 from __future__ import annotations
 
 import sys
 import time
+from pathlib import Path
 
 from ..errors import InvalidArgument
 
@@ -45,6 +53,9 @@ def register(sub) -> None:
     g.add_argument("--progress", dest="progress", action="store_true", default=None,
                    help="one line on stderr per entry as it is settled (default: when stderr is a terminal)")
     g.add_argument("--no-progress", dest="progress", action="store_false", help="no progress lines")
+    p.add_argument("--mutants", action="store_true",
+                   help="run the mutation tests of the checks (false edits each check must refute on its own; "
+                        "`make proofs-mutants`: all of them, with the report section)")
     p.set_defaults(func=run)
 
 
@@ -81,6 +92,8 @@ def run(args) -> int:
     implemented: dict = {}
     for stmt, fns in links().items():
         implemented.setdefault(parse_link(stmt), []).extend(fns)
+    if args.mutants:
+        return _run_mutants(args, papers, report)
     show = sys.stderr.isatty() if args.progress is None else args.progress
     from exactdp import __version__
     from exactdp.jobs import Appender, read_state
@@ -110,10 +123,10 @@ def run(args) -> int:
     elapsed = time.perf_counter() - t0
 
     if report and report != "-":
-        from exactdp.jobs import write_atomic
+        from exactdp_proofs._mutants import join_report, split_report
 
-        text = render_markdown(results, papers, args.full, implemented)
-        write_atomic(report, text.split("\n")[:-1] if text.endswith("\n") else text.split("\n"), "--report")
+        old = Path(report).read_text(encoding="utf-8") if Path(report).is_file() else ""
+        _write(report, join_report(render_markdown(results, papers, args.full, implemented), split_report(old)[1]))
 
     if args.json:
         emit_json({"results": [{**c.to_dict(), "implemented_by": implemented.get((c.paper, c.id), [])} for c in results]})
@@ -124,8 +137,8 @@ def run(args) -> int:
                 continue  # --id matched nothing in this paper
             cov = coverage(paper, [c for c in results if c.paper == paper])
             st = ", ".join(f"{v} {k}" for k, v in cov["by_status"].items())
-            print(f"{paper}: {cov['with_checks']}/{cov['numbered']} numbered statements checked ({st}); "
-                  f"{cov['steps']} proof steps")
+            print(f"{paper}: {cov['with_checks']}/{cov['numbered']} numbered statements checked ({st}; "
+                  f"{cov['claims']} results, {cov['definitions']} definitions); {cov['steps']} proof steps")
         bad = [c for c in results if not c.settled]
         print(f"{len(results)} entries in {elapsed:.1f}s" + (f"; {len(bad)} inconclusive: " + ", ".join(c.id for c in bad)
                                                               if bad else "; all conclusive")
@@ -148,3 +161,33 @@ def _check_of(rec: dict):
     if d.get("correction") is not None:
         d["correction"] = Correction(**d["correction"])
     return Check(**d)
+
+
+def _write(report: str, text: str) -> None:
+    """Write the report atomically (never half-written; a link is followed, a folder or a device refused)."""
+    from exactdp.jobs import write_atomic
+
+    write_atomic(report, text.split("\n")[:-1] if text.endswith("\n") else text.split("\n"), "--report")
+
+
+def _run_mutants(args, papers, report) -> int:
+    from exactdp_proofs._mutants import join_report, render_mutants_markdown, render_mutants_table, run_mutants, split_report
+
+    from .common import emit_json
+
+    t0 = time.perf_counter()
+    results = run_mutants(papers, only=args.id, full=args.full)
+    elapsed = time.perf_counter() - t0
+    if args.id is not None and not results:
+        raise InvalidArgument("--id", "a text contained in the entry id of at least one mutant", repr(args.id))
+    if report and report != "-":
+        old = Path(report).read_text(encoding="utf-8") if Path(report).is_file() else ""
+        _write(report, join_report(split_report(old)[0], render_mutants_markdown(results, papers)))
+    if args.json:
+        emit_json({"mutants": [r.to_dict() for r in results]})
+    else:
+        print(render_mutants_table(results, papers))
+        bad = [r for r in results if r.outcome not in ("killed", "true")]
+        print(f"{len(results)} mutants in {elapsed:.1f}s" + (f"; {len(bad)} not killed" if bad else "; all killed")
+              + (f"; report: {report}" if report and report != "-" else ""))
+    return 0 if all(r.outcome in ("killed", "true") for r in results) else 1

@@ -51,6 +51,24 @@ def theorem(p: Proof) -> None:
                 return
     p.instances("points of M' = T(M) (all 2^m rejection regions) in the exact hull of M's points (|X|, |Y| <= 4)", n,
                 "exhaustive")
+    # the tight case: e^eps the largest likelihood ratio of M (its least pure eps) and channels that keep it (the
+    # identity, a permutation, a merge of two outputs), where T(M) needs exactly the same eps
+    n_tight = 0
+    for _ in range(60 if p.full else 20):
+        a = p.rng.randint(2, 4)
+        p0, p1 = C.rand_dist(p.rng, a, zeros=False), C.rand_dist(p.rng, a, zeros=False)
+        w = max(max(x / y, y / x) for x, y in zip(p0, p1))
+        perm = list(range(a))
+        p.rng.shuffle(perm)
+        merge = [[F(int(j == min(i, a - 2))) for j in range(a - 1)] for i in range(a)]
+        for T in ([[F(int(j == perm[i])) for j in range(a)] for i in range(a)], merge, C.rand_channel(p.rng, a, 3)):
+            q0, q1 = C.push(p0, T), C.push(p1, T)
+            n_tight += 1
+            if not p.require(C.dp_all_sets(q0, q1, w, F(0)), "(eps,0)-DP is preserved (eps the least for M)",
+                             f"p0={p0} p1={p1} T={T} e^eps={w}"):
+                return
     p.instances("the [WZ10] special case: M (eps,0)-DP => T(M) (eps,0)-DP", n_pure, "exhaustive")
+    p.instances("... at M's least eps (e^eps its largest likelihood ratio), through a permutation (which keeps that "
+                "eps exactly), a merge of two outputs and a random channel", n_tight, "exhaustive")
     crosschecked(p, "exactdp PrivacyRegion.is_subset finds the region of the pair pushed through the channel inside that "
                  "of (P0, P1)", n_lib)

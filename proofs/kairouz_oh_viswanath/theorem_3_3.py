@@ -33,6 +33,9 @@ from . import _common as C
 from ._region import compare
 
 CASES = [(F(2), F(0)), (F(3, 2), F(1, 10)), (F(3), F(1, 5))]
+#: the ends of the stated range "eps >= 0, delta in [0, 1]": large e^eps, delta = 1/2 and delta = 1 (everything is
+#: (eps, 1)-DP and the composition's region is the whole square), e^eps = 1 (eps = 0)
+EDGE_CASES = [(F(1000), F(0)), (F(10 ** 6), F(1, 2)), (F(1), F(1, 2)), (F(2), F(1))]
 
 
 def converse(p: Proof, cases, k_sampled: int, n_random: int) -> bool:
@@ -67,8 +70,8 @@ def converse(p: Proof, cases, k_sampled: int, n_random: int) -> bool:
                              f"e^eps={w} delta={d} advs={advs} coins={c}"):
                 return False
     p.instances("converse, k = 2: every deterministic adversary over a family of (eps,delta)-DP pairs (the Section "
-                "6.1 mechanism, random ones and their swaps: 3 pairs, --full 5), e^eps in {2, 3/2, 3}, delta in "
-                "{0, 1/10, 1/5}", n_det, "exhaustive")
+                "6.1 mechanism, random ones and their swaps: 3 pairs, --full 5), (e^eps, delta) in "
+                + ", ".join(f"({w}, {d})" for w, d in cases), n_det, "exhaustive")
     p.instances(f"converse, k = 3{' and 4' if k_sampled == 4 else ''}: sampled deterministic adversaries", n_smp,
                 "random")
     p.instances("converse, k = 2: randomized adversaries (two deterministic ones mixed, the coin in the view)", n_rand,
@@ -79,8 +82,8 @@ def converse(p: Proof, cases, k_sampled: int, n_random: int) -> bool:
 def tight(p: Proof, kmax: int) -> bool:
     n = 0
     for k in range(1, kmax + 1):
-        for w in ((F(1), F(5, 4), F(2), F(3)) if k <= 3 or p.full else (F(2),)):
-            for d in ((F(0), F(1, 10), F(1, 3)) if k <= 3 or p.full else (F(1, 10),)):
+        for w in ((F(1), F(5, 4), F(2), F(3), F(1000)) if k <= 3 or p.full else (F(2),)):
+            for d in ((F(0), F(1, 10), F(1, 3), F(1, 2), F(1)) if k <= 3 or p.full else (F(1, 10),)):
                 V0, V1 = C.product([C.kov(w, d)] * k)
                 out, inside = compare(V0, V1, C.theorem33_pairs(k, w, d))
                 n += 1
@@ -88,7 +91,7 @@ def tight(p: Proof, kmax: int) -> bool:
                                  f"k={k} e^eps={w} delta={d}: outside at {out}, strictly inside at {inside}"):
                     return False
     p.instances(f"tightness: region of the k-fold product of the Section 6.1 mechanism = the intersection "
-                f"(k <= {kmax}; e^eps in {{1, 5/4, 2, 3}}, delta in {{0, 1/10, 1/3}} for k <= 3, e^eps = 2, "
+                f"(k <= {kmax}; e^eps in {{1, 5/4, 2, 3, 1000}}, delta in {{0, 1/10, 1/3, 1/2, 1}} for k <= 3, e^eps = 2, "
                 "delta = 1/10 beyond, all with --full)", n, "exact")
     return True
 
@@ -109,8 +112,9 @@ def _lib_delta(k, w, d, t):
              "exactdp.regions.composition_region", "exactdp.bounds.largest_eps0"),
 )
 def theorem(p: Proof) -> None:
-    if not converse(p, CASES if not p.full else CASES + [(F(5, 4), F(1, 3))], 4 if p.full else 3,
-                    40 if p.full else 12):
+    if not converse(p, CASES if not p.full else CASES + [(F(5, 4), F(1, 3))], 4 if p.full else 3, 40 if p.full else 12):
+        return
+    if not converse(p, EDGE_CASES, 3, 12 if p.full else 3):
         return
     if not tight(p, 6 if p.full else 5):
         return

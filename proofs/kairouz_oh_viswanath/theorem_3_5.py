@@ -11,7 +11,12 @@ Checked (certified, Arb) against the exact worst case (the product of the Sectio
 mechanisms with parameters (eps_l, delta_l); the heterogeneous converse is the same
 argument as Theorem 3.3's, whose steps are checked in Equations (36)-(38)): mixtures
 of two or three distinct eps_l with multiplicities up to 40 (--full 120), eps_l from
-1/100 to 5, delta~ from 1 to 1e-30; the delta part exactly on small products.
+1/100 to 5, delta~ from 1 to 1e-30; and, since the square-root terms are a central-limit
+bound whose worst cases are many small eps_l, k from 400 to 4000 (--full 20000) with one
+dominant group of small eps_l, delta~ down to 1e-30 (issue 27: without them the check
+missed the 2 dropped under either root). Every point is decided, including those where
+eps~ = sum eps_l (an earlier version skipped them as "exactly 0", trusting the transcription
+of the first candidate). The delta part exactly on small products.
 Library cross-check: exactdp's kov35_bound encloses the same eps~.
 """
 
@@ -24,6 +29,35 @@ from .._framework import Proof, statement
 from . import _bounds as B
 from . import _common as C
 from ._arb import A, at_prec
+
+#: The stated range "for every delta~ in (0,1]" and any k: the square-root terms are a central-limit bound, so the
+#: worst cases are many small eps_l (k in the thousands) at small delta~; one dominant group keeps the exact
+#: hockey-stick cheap (a product over the groups' flip counts).
+LARGE = [
+    [(F(1, 10), 1000)],
+    [(F(1, 100), 4000)],
+    [(F(1, 2), 400)],
+    [(F(1, 10), 600), (F(1), 2)],
+]
+LARGE_FULL = [[(F(1, 100), 10000)], [(F(1, 1000), 20000)], [(F(1, 20), 2000), (F(1, 2), 8)],
+              [(F(1, 10), 1000), (F(1), 3), (F(1, 3), 4)]]
+LARGE_DTS = [F(1, 2), F(1, 10 ** 3), F(1, 10 ** 6), F(1, 10 ** 12), F(1, 10 ** 30)]
+
+
+def large_k(p: Proof) -> bool:
+    """The hockey-stick of the worst case at each of the three candidates (each must be a valid eps~ where it is
+    the minimum, and the min is what is printed) for k in the thousands."""
+    t = B.Tally(p)
+    for groups in LARGE + (LARGE_FULL if p.full else []):
+        for dt in LARGE_DTS:
+            ok, _, text = B.check_rr(lambda: [(A(x), c) for x, c in groups],
+                                     lambda: B.ball_min(*B.kov35_terms(groups, dt)), dt)
+            if not t.take(ok, "worst-case hockey-stick at e^{eps~} <= delta~ (large k)",
+                          f"eps_l groups={[(str(x), c) for x, c in groups]} delta~={B.dec(dt)}: {text}"):
+                return False
+    t.report("worst-case hockey-stick at e^{eps~} <= delta~, k from 400 to 4000 (--full 20000): one to three groups, "
+             "one dominant group of small eps_l, delta~ from 1/2 to 1e-30")
+    return True
 
 
 @statement(
@@ -64,11 +98,8 @@ def theorem(p: Proof) -> None:
                     else:
                         meets_ball(p, b.value, at_prec(256, lambda: B.ball_min(*B.kov35_terms(groups, dt))),
                                    "exactdp kov35_bound", inst)
-            first_min = at_prec(128, lambda: all(B.kov35_terms(groups, dt)[0] < t
-                                                 for t in B.kov35_terms(groups, dt)[1:]))
-            if first_min:
-                n_zero += 1
-                continue
+            # eps~ = sum eps_l (certainly the smallest candidate) has hockey-stick exactly 0; decided all the same
+            n_zero += at_prec(128, lambda: all(B.kov35_terms(groups, dt)[0] < t for t in B.kov35_terms(groups, dt)[1:]))
             ok, prec, text = B.check_rr(lambda: [(A(x), c) for x, c in groups],
                                         lambda: B.ball_min(*B.kov35_terms(groups, dt)), dt)
             if not t.take(ok, "worst-case hockey-stick at e^{eps~} <= delta~",
@@ -76,7 +107,9 @@ def theorem(p: Proof) -> None:
                 return
     t.report("worst-case heterogeneous hockey-stick at e^{eps~} <= delta~ (mixtures of 2-3 distinct "
              f"eps_l, multiplicities up to {cmax})")
-    p.instances("eps~ = sum eps_l certainly (then exactly 0)", n_zero, "certified")
+    p.note(f"Of these, {n_zero} points have eps~ = sum eps_l (certainly the smallest candidate; decided all the same).")
+    if not large_k(p):
+        return
     crosschecked(p, "exactdp kov35_bound at delta_g = 1 - (1-delta~) prod(1-delta_l) (delta~ < 1) encloses the printed "
                  "eps~ (its enclosure meets an independent 256-bit one)", n_lib)
     m = 0

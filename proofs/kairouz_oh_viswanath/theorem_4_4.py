@@ -70,6 +70,18 @@ def theorem(p: Proof) -> None:
     p.instances("k queries differing by +-1, the direction chosen adaptively (every deterministic adversary, k <= 3): "
                 "the region of the composed geometric mechanisms (= of randomized response) equals (5) with delta = 0",
                 n, "exhaustive")
+    # larger k (where (6)'s terms with l >= 1 enter, i >= 2): the direction does not matter (a relabelling), so the
+    # k-fold product of randomized responses stands for every adversary
+    n4 = 0
+    for w in (F(5, 4), F(2), F(3)):
+        for k in range(4, 11 if p.full else 8):
+            V0, V1 = C.product([C.binary_rr(w)] * k)
+            out, inside = compare(V0, V1, C.theorem33_pairs(k, w, F(0)))
+            n4 += 1
+            if not p.require(out is None and inside is None, "geometric composition region = (5) at delta = 0",
+                             f"e^eps={w} k={k} (product)"):
+                return
+    p.instances("k from 4 to 7 (--full 10): the k-fold product equals (5) with delta = 0", n4, "exact")
     m2 = 0
     for w in ((F(2), F(3, 2)) if p.full else (F(2),)):
         fam = AD.family(p.rng, w, F(0), extra=2 if p.full else 1, sizes=(3, 2))

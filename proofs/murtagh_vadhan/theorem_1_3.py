@@ -109,3 +109,39 @@ def theorem(p: Proof) -> None:
     eg = float(_eps_g_ball(F(1, 10), 10, F(1, 1000)).mid())
     p.note(f"Example of the slack: eps = 0.1, k = 10, delta = 0, delta' = 10^-3: printed eps_g = {eg:.6f}, "
            f"OptComp = {float(r.lower):.6f}..{float(r.upper):.6f}.")
+
+
+@statement(
+    "Theorem 1.3 (proof: the remark after it, 'an improvement if delta' = 2^{-O(k)}')",
+    "Section 1.1, after Theorem 1.3: 'Theorem 1.3 shows that privacy under composition degrades by a function of "
+    "O(sqrt(k ln(1/delta'))) which is an improvement if delta' = 2^{-O(k)}' (over the factor k of Theorem 1.2).",
+)
+def remark_improvement(p: Proof) -> None:
+    import sympy as sp
+
+    k, c = sp.symbols("k c", positive=True)
+    # delta' = 2^{-c k}: ln(1/delta') = c k ln 2, so the degradation sqrt(2k ln(1/delta')) is sqrt(2 c ln 2) k
+    const = sp.simplify(sp.sqrt(2 * k * (c * k * sp.log(2))) / k)
+    at_c1 = const.subs(c, 1)
+    holds = bool(sp.simplify(const - sp.sqrt(2 * c * sp.log(2))) == 0) and bool(2 * sp.log(2) > 1)
+    if holds:
+        p.refute("an improvement over k (basic composition) whenever delta' = 2^{-O(k)}",
+                 f"delta' = 2^{{-k}} (= 2^{{-O(k)}}): ln(1/delta') = k ln 2 and the degradation sqrt(2k ln(1/delta')) = "
+                 f"sqrt(2 ln 2) k = {float(at_c1):.6f} k > k, so eps_g = sqrt(2k ln(1/delta')) eps + k eps (e^eps - 1) > "
+                 "k eps for every k and eps > 0: worse than Theorem 1.2's k eps (symbolic; 2 ln 2 > 1). In general "
+                 "delta' = 2^{-ck} gives sqrt(2 c ln 2) k: an improvement only for c < 1/(2 ln 2) = 0.7213...")
+    else:
+        p.verified("delta' = 2^{-ck} gives a degradation o(k)", False, "the symbolic identity did not simplify")
+
+    def corr(q: Proof) -> None:
+        # delta' = 2^{-f(k)} with f(k) = o(k): the factor sqrt(2 f(k) ln 2 / k) -> 0
+        ok = True
+        for fk in (sp.sqrt(k), k ** sp.Rational(9, 10)):
+            ok = ok and sp.limit(sp.sqrt(2 * k * fk * sp.log(2)) / k, k, sp.oo) == 0
+        ok = ok and sp.limit(sp.sqrt(2 * k * c * k * sp.log(2)) / k, k, sp.oo) == sp.sqrt(2 * c * sp.log(2))
+        q.verified("delta' = 2^{-f(k)}: sqrt(2k ln(1/delta'))/k = sqrt(2 ln 2 f(k)/k) -> 0 for f(k) = sqrt k and "
+                   "k^(9/10) (sympy limits), and -> sqrt(2 c ln 2) (a constant, not 0) for f(k) = c k", ok)
+
+    p.correct("The degradation sqrt(2k ln(1/delta')) is o(k), an improvement over Theorem 1.2's factor k, iff "
+              "ln(1/delta') = o(k), i.e. delta' = 2^{-o(k)}; for delta' = 2^{-ck} it is the constant factor "
+              "sqrt(2 c ln 2) of k (an improvement only when c < 1/(2 ln 2)).", corr)

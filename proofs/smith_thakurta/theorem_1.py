@@ -35,6 +35,7 @@ from .._framework import Proof, statement
 from . import _finite as FN
 from . import _sim as SIM
 from ._exact import Surd, canonical, is_canonical, matmul_t, rank, sigma
+from ._gauss import A as GA
 from ._gauss import G, check_gdp, decide, delta_gdp, hockey_stick
 from ._gauss import prec as gauss_prec
 from ._sym import is_zero, mvec
@@ -69,6 +70,37 @@ def _fmt_mat(A) -> str:
 
 
 EPS_GRID = [F(0), F(1, 2), F(1), F(2), F(4), F(8), F(16)]
+
+#: squared budgets of the boundary family, as fractions of mu_0^2: the filter must stop each sequence at the threshold
+BOUNDARY_MENU = [F(1, 100), F(1, 10), F(1, 4), F(1, 3), F(1, 2), F(9, 10), F(1), F(11, 10), F(2)]
+
+
+def boundary(p: Proof) -> bool:
+    """The worst case of the filter: unquantised Gaussian queries N(b mu_i, 1), which lose nothing, asked until the
+    budget is used up. The transcript of M_0 against a sequence whose accepted part has sum mu_i^2 = s^2 is
+    N(b mu, I) with |mu| = s, whose trade-off function is G_s (part (a)); G_s >= G_{mu_0} iff s <= mu_0 (G_mu
+    decreases in mu, part (a)). So M_0 is mu_0-GDP on the sequence iff the filter's accepted sum is <= mu_0^2,
+    decided exactly; a larger sum is shown a violation with a certified witness G_s(1/2) < G_{mu_0}(1/2)."""
+    n = n_tight = 0
+    for mu0 in (F(1, 2), F(1), F(3, 2), F(8)):
+        for seq in itertools.product(BOUNDARY_MENU, repeat=3 if p.full else 2):
+            spent = F(0)
+            for f in seq:
+                if FN.filter_accepts(spent, f * mu0 * mu0, mu0):
+                    spent += f * mu0 * mu0
+            n += 1
+            n_tight += spent == mu0 * mu0
+            if spent > mu0 * mu0:
+                holds = decide(lambda: G(GA(spent).sqrt(), F(1, 2)) - G(mu0, F(1, 2)), "G_s(1/2) vs G_mu0(1/2)")
+                if not p.require(holds, f"M_0 is {mu0}-GDP against Gaussian queries up to the filter's boundary",
+                          f"mu_0 = {mu0}, squared budgets {[str(f * mu0 * mu0) for f in seq]}: the filter accepts a "
+                          f"total sum mu_i^2 = {spent} > mu_0^2 = {mu0 * mu0}, and the transcript N(b mu, I) has "
+                          f"trade-off G_s, s^2 = {spent}, below G_{mu0} (certified at alpha = 1/2)"):
+                    return False
+    p.instances(f"the filter's boundary: Gaussian queries (trade-off G_s of the accepted part, s^2 = sum mu_i^2 <= "
+                f"mu_0^2 exactly), every sequence of {3 if p.full else 2} squared budgets from "
+                f"{{1/100, ..., 1, 11/10, 2}} mu_0^2, mu_0 in {{1/2, 1, 3/2, 8}} ({n_tight} reach the budget exactly)", n)
+    return True
 
 
 @statement(
@@ -132,6 +164,8 @@ def theorem(p: Proof) -> None:
         p.note(f"mu_0 = {mu0}, depth {depth}, menu {', '.join(m.name for m in menu)}: every adversary passes; "
                f"without the filter {viol} adversaries (depth 1 with an extra mu = 6/5 mu_0 item, and depth 2) violate "
                f"mu_0-GDP (control: the check can fail).")
+    if not boundary(p):
+        return
     p.instances("M_0 with the filter sum mu_i^2 <= mu_0^2 is mu_0-GDP (T(P_0, P_1) >= G_{mu_0} at every vertex of the "
                 "trade-off curve, Arb) against every deterministic adaptive adversary over the menus (mu_0 in {1, 3, 8}"
                 + ("; with --full also mu_0 = 1, 2 at depth 3 and mu_0 = 20" if p.full else "") + ")", n_adv,

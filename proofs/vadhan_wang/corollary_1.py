@@ -18,6 +18,7 @@ check, which bounds Theorem 1.3's optimum by sqrt(2k ln(1/delta')) eps + k eps (
 from __future__ import annotations
 
 from fractions import Fraction as F
+from math import isqrt
 
 from flint import arb
 
@@ -82,6 +83,23 @@ def corollary(p: Proof) -> None:
             if not p.require(got <= dp, "Advanced: ConComp is (sqrt(2k ln(1/delta')) eps + k eps (e^eps - 1), delta')-DP",
                              f"{ms} e^eps={w} delta'={dp}"):
                 return
+    # the stated range's other end: k in the hundreds and thousands, where the sqrt(2k ln(1/delta')) term is a tail
+    # bound; the worst case is k randomized responses RR_eps (non-interactive: ConComp is their product), whose least
+    # delta at t is Theorem 1.3's homogeneous left side (the RR product's hockey-stick, checked in Theorem 1.3)
+    m_big = 0
+    for k in (100, 1000) + ((4000,) if p.full else ()):
+        w = 1 + F(1, isqrt(k) + 1)  # ln w < 1/(sqrt k + 1): k eps^2 < 1
+        dps = (F(49, 100), F(1, 1000), F(1, 10 ** 6), F(1, 10 ** 12)) if k <= 100 or p.full else (F(1, 10 ** 6),)
+        for dp in dps:  # k = 1000 costs 0.25 s a point (exact rationals): one delta' by default
+            t_lo = R.with_prec(128, lambda: R.lower(advanced_eps(k, w, dp).exp()))
+            got = D.thm13_lhs_homogeneous(w, k, t_lo)
+            m_big += 1
+            if not p.require(got <= dp, "Advanced: k randomized responses are (sqrt(2k ln(1/delta')) eps + k eps "
+                             "(e^eps - 1), delta')-DP", f"k={k} e^eps={w} delta'={dp}: least delta {float(got):.4g}"):
+                return
+    p.instances("Advanced form at large k: k randomized responses RR_eps, k in {100, 1000} (--full 4000), e^eps = "
+                "1 + 1/(floor(sqrt k) + 1), delta' from 0.49 to 1e-12 (k = 1000: 1e-6 only, all with --full): exact least delta at a rational lower bound of "
+                "e^{eps'} is <= delta'", m_big)
     p.instances("Advanced form directly: (eps, 0)-DP interactive mechanisms with k eps^2 < 1 (certified), ConComp's exact "
                 "least delta at a rational lower bound of exp(sqrt(2k ln(1/delta')) eps + k eps (e^eps - 1)) is <= delta' "
                 "(the O(.) made explicit as in Theorem 1.2's check)", m_adv, "certified")

@@ -75,6 +75,25 @@ def theorem(p: Proof) -> None:
             return
     p.instances("true least delta of ConComp at e^{sum eps_i} <= min over all k! orders of the printed sum "
                 "<= k e^{sum eps_i} max delta_i (k = 2, 3)", n)
+    # larger k: randomized responses RR_(eps_i, delta_i) (the worst case of each (eps_i, delta_i)), k = 4, 5
+    # (--full 6), every interleaving adversary and all k! orders; RR_(0, delta) first attains the printed sum
+    m = 0
+    for k in (4, 5, 6) if p.full else (4, 5):
+        for _ in range(4 if p.full else 2):
+            ws = [p.rng.choice([F(1), F(2), F(3)]) for _ in range(k)]
+            ds = [p.rng.choice([F(0), F(1, 1000), F(1, 10), F(1, 2)]) for _ in range(k)]
+            if m == 0:
+                ws[0], ds[0] = F(1), F(1, 10)
+                ds[1:] = [F(0)] * (k - 1)
+            got = I.cc_delta([I.noninteractive(*(D.rr(w, d) if d else D.rr_eps(w))) for w, d in zip(ws, ds)], D.prod(ws))
+            dmin = printed_min_delta(ws, ds)
+            m += 1
+            if not p.require(got <= dmin <= k * D.prod(ws) * max(ds), "randomized responses, k = 4, 5: true delta <= "
+                             "min_sigma delta_g <= k e^{sum eps} max delta", f"e^eps_i={ws} delta_i={ds}: true {got}, "
+                             f"min {dmin}"):
+                return
+    p.instances("k = 4, 5 (--full 6) randomized responses RR_(eps_i, delta_i), every interleaving adversary and all k! "
+                "orders (the first instance, RR_(0, 1/10) with pure ones, attains the printed minimum)", m)
     crosschecked(p, "exactdp vw_delta over all k! orders has the printed minimum; vw_best_order attains it; vw_bound's "
                  "best order and optimal delta (1 - prod(1 - delta_i), Vadhan-Zhang Theorem 1.3 at sum eps_i) agree; "
                  "compare_concurrent's exact concurrent delta equals the independent one (every 4th instance; all with --full)",

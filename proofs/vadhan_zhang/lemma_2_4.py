@@ -87,6 +87,34 @@ def correction(q: Proof, count: int = 15) -> None:
                     "below every f_n (n <= 40); S = {max(f_n, (1 - alpha)/2)}: h = h-bar = (1 - alpha)/2 on (0, 1] "
                     "(attained for n >= (1 + 1/alpha)/2), h-bar(0) = 1/2, in F and below every member; an upper bound h' "
                     "in F is <= h on (0, 1] by the printed argument and <= h-bar(0) at 0 by continuity", 2)
+    random_families(q, 3 * count if q.full else count)
+
+
+def random_families(q: Proof, count: int) -> None:
+    """Infinite families S_g = {max(f_n, g) : n >= 1} for random trade-off functions g: every member is in F
+    (a maximum of convex functions <= 1 - alpha); formula (4) is 1 at alpha = 0 (every member is 1 there) and
+    g(alpha) for alpha > 0 (>= g by Jensen, g convex and below every member; attained by the member with
+    n >= (1 - g(alpha))/alpha at A = alpha); so h jumps at 0 unless g(0) = 1, and h-bar = g (an upper bound
+    h' in F is <= every member, hence <= g on (0, 1] and at 0 by continuity). Checked exactly: the witness
+    attains g(alpha), and g is in F and below every member (n <= 40)."""
+    n_fam = 0
+    for _ in range(count):
+        g = T.rand_tf(q.rng, 3)
+        ok, why = T.is_tradeoff(g)
+        members_above = all(max(T.value(Su.f_n(n), a), T.value(g, a)) >= T.value(g, a)
+                            for n in range(1, 41) for a, _ in g)
+        if not q.require(ok and members_above, "S_g: h-bar = g is in F and below every member", T.fmt_tf(g) + why):
+            return
+        for a in (F(1, 1000), F(1, 50), F(1, 10), F(1, 3), F(1, 2), F(1)):
+            ga = T.value(g, a)
+            n = max(1, -(-(1 - ga).numerator * a.denominator // ((1 - ga).denominator * a.numerator)))
+            if not q.require(max(T.value(Su.f_n(n), a), ga) == ga, "S_g: a member attains g(alpha) at A = alpha",
+                             f"g={T.fmt_tf(g)} alpha={a} n={n}"):
+                return
+        n_fam += 1
+    q.instances("infinite families S_g = {max(f_n, g) : n >= 1}, g a random trade-off function: h = g on (0, 1] "
+                "(attained by an explicit member at six alpha from 1/1000 to 1), h(0) = 1, h-bar = g in F and below "
+                "every member (n <= 40)", n_fam, "exact")
 
 
 @statement(

@@ -66,6 +66,24 @@ def theorem(p: Proof) -> None:
             if not p.require(worst <= dg, "every concurrent adversary's views are (eps, delta(eps))-close",
                              f"ws={ws} deltas={ds} w_g={wg}: {worst} > {dg}; trees={trees}"):
                 return
+    # k = 3: three mechanisms, every concurrent adversary
+    m = 0
+    for shape in ((1, 1, 1, 2), (2, 1, 1, 1)) + (((1, 1, 2, 1), (1, 1, 1, 2)) if p.full else ()):
+        trees = [G.rand_tree(p.rng, r, nq=shape[3]) for r in shape[:3]]
+        fs = [G.tight_rec(t) for t in trees]
+        ws = [p.rng.choice([F(1), F(2), F(1000)]) for _ in trees]
+        ds = [T.delta_for(f, w) for f, w in zip(fs, ws)]
+        comp = T.tensor(*[T.feps(w, d) for w, d in zip(ws, ds)])
+        vs, nb = C.views(G.concomp(*trees))
+        for wg in sorted({F(1), ws[0], ws[0] * ws[1], ws[0] * ws[1] * ws[2], F(10) ** 6}):
+            dg = T.delta_for(comp, wg)
+            worst = max(max(T.hockey(v, wg), T.hockey(T.swap(v), wg)) for v in vs)
+            m += nb
+            if not p.require(worst <= dg, "k = 3: every concurrent adversary's views are (eps, delta(eps))-close",
+                             f"ws={ws} deltas={ds} w_g={wg}: {worst} > {dg}; trees={trees}"):
+                return
+    p.instances("k = 3 random interactive mechanisms (shapes 1+1+1 rounds with 2 queries, 2+1+1 rounds with 1; --full two "
+                "more), every deterministic concurrent adversary, five e^eps (shapes with 2 rounds and 2 queries are too many adversaries)", m, "exhaustive")
     p.instances("random and extreme (probabilities 10^-3, 10^-6, 0) interactive mechanisms, k = 2, every deterministic "
                 "concurrent adversary, e^eps_i in {1, 2, 1000}, e^eps in {1, e^eps_i, e^(eps_1+eps_2), 10^6}", n,
                 "exhaustive")

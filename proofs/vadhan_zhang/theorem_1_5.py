@@ -36,7 +36,11 @@ def trees(p: Proof):
 
 
 def check_simulation(p: Proof, tree, f, what) -> int:
-    pairs, sim = G.build(tree, f)
+    try:
+        pairs, sim = G.build(tree, f)
+    except ValueError as exc:  # the proof's construction needs kernels that exist whenever M is f-DP
+        p.refute(f"the construction of N and P succeeds for an f-DP M ({what})", f"tree={tree}: {exc}")
+        return 0
     if not p.require(T.le(f, T.tradeoff(pairs)), f"N is f-DP ({what})", f"tree={tree}"):
         return 0
     n = 0

@@ -112,7 +112,10 @@ def test_report_coverage_line_and_rows(default_run):
 def test_committed_report_is_current(default_run):
     """docs/proofs-report.md is exactly what the default run writes (regenerate: `.venv/bin/exactdp proofs`)."""
     _, _, md = default_run
-    committed = (ROOT / "docs" / "proofs-report.md").read_text(encoding="utf-8")
+    from exactdp_proofs._mutants import split_report
+
+    # the report's mutation section (after its marker) is written by `make proofs-mutants`: tests/proofs/test_mutants.py
+    committed = split_report((ROOT / "docs" / "proofs-report.md").read_text(encoding="utf-8"))[0]
     assert committed == md, "docs/proofs-report.md is stale: regenerate it with `exactdp proofs` from the repo root"
 
 
@@ -311,7 +314,22 @@ def test_library_disagreement_is_an_issue_not_an_erratum():
 
     c = _run(fn)
     assert c.status == "checked" and not c.settled
-    assert len(c.issues) == 2 and "library bugs, not errata" in c.evidence
+    assert len(c.issues) == 2 and "not errata; the library or the transcription is wrong" in c.evidence
+    assert "undecided: no third computation" in c.evidence
+
+
+def test_a_third_computation_decides_a_disagreement():
+    def fn(p):
+        p.instances("independent", 1)
+        p.agree(F(1, 3), F(1, 2), "engine", "A", third=lambda: F(1, 2))   # the library is wrong
+        p.agree(F(1, 3), F(1, 2), "engine", "B", third=lambda: F(1, 3))   # the transcription is wrong
+        p.agree(F(1, 3), F(1, 2), "engine", "C", third=lambda: F(1))      # neither
+
+    c = _run(fn)
+    assert not c.settled and len(c.issues) == 3
+    assert "agrees with the transcription: the library is wrong" in c.issues[0]
+    assert "agrees with the library: the transcription, i.e. the check, is wrong" in c.issues[1]
+    assert "neither agrees" in c.issues[2]
 
 
 def test_runs_are_reproducible():
