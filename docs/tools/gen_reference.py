@@ -52,7 +52,7 @@ PACKAGES = [
     ("exactdp.links", "Proof links", "@implements: a function names the numbered statement it implements."),
 ]
 
-#: Packages of the ground-truth layer (issue 13); documented when they exist.
+#: Packages of the ground-truth layer; documented when they exist.
 OPTIONAL_PACKAGES = [
     ("exactdp.testing", "Testing your own accountant", "Ground truth for other accountants' tests."),
     ("exactdp.corpus", "The corpus", "A corpus of compositions with certified answers."),
