@@ -273,3 +273,31 @@ def test_replace_one_unsampled_gaussian_is_twice_the_sensitivity():
 def test_replace_one_refuses_sampled_laplace():
     with pytest.raises(InvalidArgument):
         Accountant("replace_one").compose(PoissonSampled(Laplace(1), "0.1")).epsilon("1e-5")
+
+
+# -- Hypothesis: properties over events and relations ---------------------------------------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_rat = lambda lo, hi: st.fractions(min_value=F(lo), max_value=F(hi), max_denominator=100)  # noqa: E731
+_leaves = st.one_of(
+    _rat("1/2", 4).map(Gaussian),
+    _rat("1/2", 4).map(Laplace),
+    st.tuples(_rat("1/2", 3), _rat("1/100", "1/2")).map(lambda t: PoissonSampled(Gaussian(t[0]), t[1])),
+    _rat("1/10", 1).map(RandomizedResponse),
+)
+
+
+@settings(max_examples=8, deadline=None)
+@given(_leaves, st.integers(1, 20), st.sampled_from(["add_remove", "remove", "add", "replace_one"]), _rat(0, 2))
+def test_enclosures_are_ordered_and_monotone_in_steps(leaf, k, relation, eps):
+    """Every answer is an ordered enclosure in [0, 1], and one more step never lowers delta: the
+    enclosures of k and k + 1 steps can never be separated the wrong way."""
+    if relation == "replace_one" and isinstance(leaf, PoissonSampled):
+        return  # its own test (one step, closed form); the inversion per point is slow
+    a = Accountant(relation).compose(leaf, k).delta(eps, digits=2)
+    b = Accountant(relation).compose(leaf, k + 1).delta(eps, digits=2)
+    for e in (a, b):
+        assert 0 <= e.lower <= e.upper <= 1
+    assert not (b.upper < a.lower)
