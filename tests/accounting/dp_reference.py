@@ -11,9 +11,18 @@
 
 from __future__ import annotations
 
+import functools
+
 import mpmath as mp
 
-mp.mp.dps = 50
+
+def at50(fn):
+    """Run ``fn`` at 50 digits without touching the global mpmath precision (other tests use it)."""
+    @functools.wraps(fn)
+    def run(*args, **kwargs):
+        with mp.workdps(50):
+            return fn(*args, **kwargs)
+    return run
 
 
 def mpf(x):
@@ -25,15 +34,18 @@ def mpf(x):
     return mp.mpf(x)
 
 
+@at50
 def Phi(x):
     return mp.ncdf(x)
 
 
+@at50
 def gdp_delta(mu, eps):
     mu, eps = mpf(mu), mpf(eps)
     return Phi(-eps / mu + mu / 2) - mp.e**eps * Phi(-eps / mu - mu / 2)
 
 
+@at50
 def invert(f, delta, lo=0, hi=200):
     """The eps >= 0 with f(eps) = delta (f decreasing), by bisection to 40 digits."""
     lo, hi = mp.mpf(lo), mp.mpf(hi)
@@ -48,6 +60,7 @@ def invert(f, delta, lo=0, hi=200):
     return (lo + hi) / 2
 
 
+@at50
 def sub_hockey(alpha, sigma, q, direction):
     """H_alpha(P || Q) of one step of the Poisson-subsampled Gaussian (sensitivity 1):
     remove: P = (1-q) N(0, s^2) + q N(1, s^2), Q = N(0, s^2); add: the pair reversed.
@@ -66,12 +79,14 @@ def sub_hockey(alpha, sigma, q, direction):
     return Phi(xs / s) - a * ((1 - q) * Phi(xs / s) + q * Phi((xs - 1) / s))
 
 
+@at50
 def sub_loss(x, sigma, q, direction):
     s, q = mpf(sigma), mpf(q)
     g = mp.log((1 - q) + q * mp.e**((2 * x - 1) / (2 * s**2)))
     return g if direction == "remove" else -g
 
 
+@at50
 def sub_density_P(x, sigma, q, direction):
     s, q = mpf(sigma), mpf(q)
     phi = lambda y: mp.npdf(y, 0, s)
@@ -80,6 +95,7 @@ def sub_density_P(x, sigma, q, direction):
     return phi(x)
 
 
+@at50
 def sub_delta(eps, sigma, q, k, direction):
     """delta(eps) of k = 1 or 2 steps of the subsampled Gaussian in one direction."""
     a = mp.e ** mpf(eps)
@@ -93,6 +109,7 @@ def sub_delta(eps, sigma, q, k, direction):
     return mp.quad(f, [-mp.inf, -10 * s, -3 * s, 0, mp.mpf(1) / 2, 1, 3 * s, 10 * s, mp.inf])
 
 
+@at50
 def laplace_delta(eps, E):
     eps, E = mpf(eps), mpf(E)
     return mp.mpf(0) if eps >= E else 1 - mp.e ** ((eps - E) / 2)

@@ -31,6 +31,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 import dp_reference as R  # noqa: E402
 
 
+@R.at50
 def contains(enc, value) -> bool:
     v = mp.mpf(value)
     return mp.mpf(enc.lower.numerator) / enc.lower.denominator <= v <= mp.mpf(enc.upper.numerator) / enc.upper.denominator
@@ -247,10 +248,10 @@ def test_cost_refused_up_front():
     assert e.value.estimate > 4_000_000
 
 
+@R.at50
 def test_replace_one_subsampled_gaussian_one_step():
     """Replace-one under Poisson subsampling: the pair ((1-q) N(0) + q N(1), (1-q) N(0) + q N(-1))
     (Accounting Lemma 6), one step in closed form: delta = P(X > x*) - e^eps Q(X > x*), x* = L^-1(eps)."""
-    mp.mp.dps = 40
     s, q, eps = mp.mpf(1), mp.mpf(1) / 10, mp.mpf(1) / 2
     L = lambda x: mp.log(1 - q + q * mp.e ** ((x - 0.5) / s**2)) - mp.log(1 - q + q * mp.e ** ((-x - 0.5) / s**2))
     xs = mp.findroot(lambda x: L(x) - eps, 0)

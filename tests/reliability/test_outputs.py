@@ -19,8 +19,6 @@ from pathlib import Path
 
 import pytest
 
-import exactdp.batch
-import exactdp.corpus
 from exactdp.cli import main
 from exactdp.errors import InvalidArgument
 from exactdp.jobs import output_dir, output_file, write_atomic
@@ -52,9 +50,12 @@ def no_work(monkeypatch):
     def boom(*a, **k):
         raise AssertionError("work started before the output path was checked")
 
-    monkeypatch.setattr(exactdp.batch, "_answer_task", boom)
-    monkeypatch.setattr(exactdp.corpus, "compute_vector", boom)
-    monkeypatch.setattr(exactdp.corpus, "_check_task", boom)
+    import exactdp.batch.run
+    import exactdp.corpus.build
+
+    monkeypatch.setattr(exactdp.batch.run, "_answer_task", boom)
+    monkeypatch.setattr(exactdp.corpus.build, "compute_vector", boom)
+    monkeypatch.setattr(exactdp.corpus.build, "_check_task", boom)
     import exactdp_proofs._framework as fw
 
     monkeypatch.setattr(fw, "run_entry", boom)
