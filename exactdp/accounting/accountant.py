@@ -36,11 +36,6 @@ MAX_DIGITS = 12
 #: about 10 minutes and 2 GiB on a 2-core machine at the finest precision (refused beyond).
 MAX_POINTS = 4_000_000
 
-#: Measured cost constants (benchmarks/bench_accounting.py): seconds per lattice point of a
-#: step's discretisation, and per point and per bit of a product.
-_DISC_S_PER_POINT = 2.5e-5
-_MUL_S_PER_POINT_BIT = 2.0e-9
-
 
 @dataclass(frozen=True)
 class AccountingResult:
