@@ -26,7 +26,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from .._backend import arb, workprec
+from .._backend import arb, current_prec, workprec
 from ..errors import InvalidArgument, PrecisionError
 from ..events import Mechanism
 from ..links import implements
@@ -119,17 +119,24 @@ class GaussianLaw(LossLaw):
         s = float(self.s)
         self.support = (-_INF, _INF)
         self.mu_f, self.s_f = s * s / 2, s
+        self._cache: tuple = (None, None)
 
     def cdf(self, l):
         if l == _INF:
             return arb(1), arb(0), arb(1), arb(0)
         if l == -_INF:
             return arb(0), arb(1), arb(0), arb(1)
-        s = _ball(self.s)
-        mu = s * s / 2
-        r2 = s * arb(2).sqrt()
+        mu, r2 = self._consts()
         x = _ball(l)
         return _two_sided((x - mu) / r2) + _two_sided((x + mu) / r2)
+
+    def _consts(self) -> tuple:
+        """``(mu, s sqrt 2)`` as balls at the working precision (cached per precision: the same balls)."""
+        prec = current_prec()
+        if self._cache[0] != prec:
+            s = _ball(self.s)
+            self._cache = (prec, (s * s / 2, s * arb(2).sqrt()))
+        return self._cache[1]
 
     def cdf_float(self, l: float) -> tuple:
         if l == _INF:
@@ -243,8 +250,6 @@ def mechanism_law(mech: Mechanism) -> AtomLaw:
     (1-delta)/(1+w), 0)``, ``Q`` the mirror image, ``w = e^eps``. Guarantee: enclosure."""
 
     def build():
-        from .._backend import current_prec
-
         w = mech.w.arb(current_prec())
         d = _ball(mech.delta)
         a = (1 - d) * w / (1 + w)
@@ -265,6 +270,7 @@ class SubsampledLaw(LossLaw):
     def __init__(self, base: LossLaw, q: Fraction, direction: str):
         self.base, self.q, self.direction = base, Fraction(q), direction
         self.q_f = float(self.q)
+        self._qcache: tuple = (None, None)
         self.key = (base.key, type(base).__name__, self.q, direction)
         lo_b, hi_b = base.support
         g = self._g_float
@@ -291,12 +297,16 @@ class SubsampledLaw(LossLaw):
         """``g^-1(l) = ln((e^l - 1 + q) / q)``, or -inf where ``l <= ln(1 - q)``."""
         if l == _INF or l == -_INF:
             return l
-        q = _ball(self.q)
         x = _ball(l)
-        for extra in (0, 64, 256):
-            from .._backend import current_prec, workprec
-
+        q = self._qball()
+        num = x.expm1() + q
+        if num > 0:
+            return (num / q).log()
+        if num <= 0:
+            return -_INF
+        for extra in (64, 256):  # undecided at the working precision: a little more
             with workprec(current_prec() + extra):
+                q = _ball(self.q)
                 num = x.expm1() + q
                 if num > 0:
                     return (num / q).log()
@@ -304,8 +314,15 @@ class SubsampledLaw(LossLaw):
                     return -_INF
         raise PrecisionError("subsampled loss: a lattice point too close to ln(1 - q)")
 
+    def _qball(self) -> arb:
+        """``q`` as a ball at the working precision (cached per precision: the same ball)."""
+        prec = current_prec()
+        if self._qcache[0] != prec:
+            self._qcache = (prec, _ball(self.q))
+        return self._qcache[1]
+
     def cdf(self, l):
-        q = _ball(self.q)
+        q = self._qball()
         if self.direction == "remove":
             u = self._ginv(l)
             bp_lt, bp_gt, bq_lt, bq_gt = self.base.cdf(u)
@@ -433,8 +450,6 @@ class ReplaceSampledGaussianLaw(LossLaw):
 
     def _xstar(self, l) -> tuple:
         """A bracket ``(x_lo, x_hi)`` (exact dyadic balls) with ``L(x_lo) <= l <= L(x_hi)`` certified."""
-        from .._backend import current_prec
-
         lb = _ball(l)
         xf = self._xstar_f(float(lb.mid()))
         x = arb(xf)
