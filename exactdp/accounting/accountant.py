@@ -231,7 +231,7 @@ class Accountant:
             ia, ib = window(law, h, tail)
             widest = max(widest, ib - ia)
             var += n * _float_variance(law, ia, ib, h)
-            steps.append((law, n))
+            steps.append((law, ia, ib, n))
         # refused up front: a step's window beyond the limit, or a composition spanning about
         # +-12 sd (the cuts keep what matters) beyond it
         est = max(widest, int(24 * math.sqrt(var) / float(h)) + widest)
@@ -240,8 +240,8 @@ class Accountant:
                               f"(limit {MAX_POINTS:.0e})", estimate=est, limit=MAX_POINTS,
                               alternative="fewer steps or fewer digits")
         disc = []
-        for law, n in steps:
-            u1, l1 = discretise(law, h, F, tail, prec)
+        for law, ia, ib, n in steps:
+            u1, l1 = discretise(law, h, F, ia, ib, prec)
             disc.append((u1, l1, n))
             if progress:
                 progress()

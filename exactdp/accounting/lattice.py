@@ -33,6 +33,7 @@ from typing import Optional
 
 from .._backend import arb, fmpz_poly, workprec
 from ..links import implements
+from ..numbers import arb_of_fraction
 from .laws import LossLaw
 
 __all__ = ["LatticePLD", "discretise", "compose", "power", "delta_bound", "epsilon_bound"]
@@ -161,31 +162,28 @@ def window(law: LossLaw, h: Fraction, tail_mass: float) -> tuple[int, int]:
 # -- the two discretisations -------------------------------------------------------------------
 
 def _as_ball(x) -> arb:
-    return arb(x.numerator) / x.denominator if isinstance(x, Fraction) else x
+    return arb_of_fraction(x) if isinstance(x, Fraction) else x
 
 
 def _ball_i(i: int, h: Fraction) -> arb:
-    return arb(i * h.numerator) / h.denominator
+    return arb_of_fraction(i * h)
 
 
 @implements("Accounting Lemma 7", "Accounting Lemma 8", "Accounting Lemma 9")
-def discretise(law: LossLaw, h: Fraction, F: int, tail_mass: float, prec: int) -> tuple[LatticePLD, LatticePLD]:
-    """Both certified lattice bounds of one step's ``law``: ``(upper, lower)``.
+def discretise(law: LossLaw, h: Fraction, F: int, ia: int, ib: int, prec: int) -> tuple[LatticePLD, LatticePLD]:
+    """Both certified lattice bounds of one step's ``law`` on the lattice points ``ia..ib`` (its
+    :func:`window`): ``(upper, lower)``.
 
-    One pass over the lattice intervals ``[ih, (i+1)h]`` of the window (:func:`window`) gives
-    each interval's masses ``(P(B), Q(B))``, computed once in balls:
-
-    * upper (Accounting Lemma 7): ``p_hi = (P(B) - e^{ih} Q(B)) / (1 - e^-h)`` at ``(i+1)h``, the
-      rest at ``ih``, rounded up; continuous mass above the window to ``+inf``, below it moved to
-      the first point; atoms split the same way (Lemma 9);
-    * lower (Accounting Lemma 8): the interval is a bin of a post-processing, whose loss
-      ``ln(P(B)/Q(B))`` lies in it; it is put at the midpoint ``(i + 1/2)h`` when certainly
-      at least ``(i + 1/2)h - tau``, else at ``ih``; masses rounded down, what lies outside the
-      window dropped.
+    * upper (Accounting Lemma 7): one pass over the lattice intervals ``[ih, (i+1)h]`` gives
+      each interval's masses ``(P(B), Q(B))`` in balls; ``p_hi = (P(B) - e^{ih} Q(B)) / (1 - e^-h)``
+      goes to ``(i+1)h``, the rest to ``ih``, rounded up; continuous mass above the window to
+      ``+inf``, below it moved to the first point; atoms split the same way (Lemma 9);
+    * lower (Accounting Lemma 8): the bins of :func:`_chain`, each put at the lattice point its
+      own loss certainly reaches (:func:`_lower_units`); masses rounded down, what lies outside
+      the window dropped.
 
     Guarantee: the first is an upper PLD, the second a lower PLD (module docstring).
     """
-    ia, ib = window(law, h, tail_mass)
     n = ib - ia + 1
     up = [0] * n
     inf_up = 0
@@ -193,7 +191,6 @@ def discretise(law: LossLaw, h: Fraction, F: int, tail_mass: float, prec: int) -
         hb = _ball_i(1, h)
         denom = -((-hb).expm1())  # 1 - e^-h
         lo, hi = law.support
-        bins = []  # (j, P(B), loss of the bin) for the lower PLD
         if lo != hi:
             cd = [law.cdf(_l(i, h)) for i in range(ia, ib + 1)]
             up[0] += _units_up(cd[0][0], F)  # below the window: moved up to its first point
@@ -211,8 +208,6 @@ def discretise(law: LossLaw, h: Fraction, F: int, tail_mass: float, prec: int) -
                 lo_u = min((Pb - p_hi).upper(), pu) if p_hi.is_finite() else pu
                 up[j + 1] += _units_up(arb(hi_u), F)
                 up[j] += _units_up(arb(lo_u), F)
-                if Pb > 0 and Qb > 0:
-                    bins.append((j, Pb, (Pb / Qb).log()))
         atoms = law.atoms()
         for l, p, _q in atoms:
             if isinstance(l, Fraction) and (l / h).denominator == 1:  # exactly on the lattice
@@ -472,10 +467,10 @@ def delta_bound(d: LatticePLD, eps: Fraction, prec: int) -> arb:
             return arb(d.inf) / one
         T = d.poly.right_shift(n0) if n0 > 0 else d.poly
         S0 = int(T(1))
-        r = (-(arb(h.numerator) / h.denominator)).exp()
+        r = (-arb_of_fraction(h)).exp()
         S1 = T(r)
         gap = e - (d.off + n0) * h  # < 0
-        val = (d.inf + S0 - (arb(gap.numerator) / gap.denominator).exp() * S1) / one
+        val = (d.inf + S0 - arb_of_fraction(gap).exp() * S1) / one
         return val
 
 
@@ -535,14 +530,14 @@ def epsilon_bound(d: LatticePLD, delta: Fraction, prec: int) -> Fraction:
     for _ in range(200):
         if d.upper:
             e = Fraction(guess + step) if guess + step > 0 else Fraction(0)
-            if delta_bound(d, e, prec).upper() <= _arb(delta):
+            if delta_bound(d, e, prec).upper() <= arb_of_fraction(delta):
                 return e
         else:
             cand = guess - step
             if cand <= 0:
                 return Fraction(0)
             e = Fraction(cand)
-            if delta_bound(d, e, prec).lower() > _arb(delta):
+            if delta_bound(d, e, prec).lower() > arb_of_fraction(delta):
                 return e
         step *= 4
         if step > 1e3 + hf:
@@ -550,7 +545,3 @@ def epsilon_bound(d: LatticePLD, delta: Fraction, prec: int) -> Fraction:
     if d.upper:
         return math.inf  # type: ignore[return-value]
     return Fraction(0)
-
-
-def _arb(x: Fraction) -> arb:
-    return arb(x.numerator) / x.denominator

@@ -31,6 +31,7 @@ from ..errors import InvalidArgument, PrecisionError
 from ..events import Mechanism
 from ..links import implements
 from ..noise_events import Gaussian, Laplace, PoissonSampled, RandomizedResponse
+from ..numbers import arb_of_fraction
 
 __all__ = ["LossLaw", "GaussianLaw", "LaplaceLaw", "AtomLaw", "SubsampledLaw", "law_of", "DIRECTIONS"]
 
@@ -45,7 +46,7 @@ def _ball(x) -> arb:
     if isinstance(x, arb):
         return x
     if isinstance(x, Fraction):
-        return arb(x.numerator) / x.denominator
+        return arb_of_fraction(x)
     return arb(x)
 
 
