@@ -170,7 +170,7 @@ class Mechanism:
         """
         if not isinstance(obj, dict):
             raise InvalidArgument("mechanism", "a JSON object", type(obj).__name__)
-        _check_version(obj)
+        check_version(obj)
         keys = set(obj) - {"exactdp_event", "type", "delta"}
         if keys == {"eps"}:
             return cls(eps=obj["eps"], delta=obj.get("delta", 0))
@@ -193,7 +193,8 @@ def _short_s(s: str) -> str:
     return s if len(s) <= 60 else s[:24] + f"...({len(s)} chars)"
 
 
-def _check_version(obj: dict) -> None:
+def check_version(obj: dict) -> None:
+    """Refuse an event JSON object of another version. Guarantee: exact. Raises: InvalidArgument."""
     v = obj.get("exactdp_event", JSON_VERSION)
     if v != JSON_VERSION:
         raise InvalidArgument("exactdp_event", f"version {JSON_VERSION}", v)
@@ -464,7 +465,7 @@ class Composition:
         """
         if not isinstance(obj, dict):
             raise InvalidArgument("composition", "a JSON object", type(obj).__name__)
-        _check_version(obj)
+        check_version(obj)
         if obj.get("type", "composition") == "mechanism":
             return cls([(Mechanism.from_json(obj), 1)])
         parts = obj.get("parts")

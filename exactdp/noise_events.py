@@ -30,7 +30,7 @@ from fractions import Fraction
 from typing import Iterable, Union
 
 from .errors import InvalidArgument
-from .events import JSON_VERSION, Composition, Mechanism
+from .events import JSON_VERSION, Composition, Mechanism, check_version
 from .numbers import fraction_str, parse_int, parse_positive, parse_rational
 
 __all__ = [
@@ -323,9 +323,7 @@ def event_from_json(obj: object, name: str = "event"):
     """
     if not isinstance(obj, dict):
         raise InvalidArgument(name, "a JSON object with a 'type'", type(obj).__name__)
-    v = obj.get("exactdp_event", JSON_VERSION)
-    if v != JSON_VERSION:
-        raise InvalidArgument(f"{name}.exactdp_event", f"version {JSON_VERSION}", v)
+    check_version(obj)
     t = obj.get("type", "mechanism")
     if t == "mechanism" or (t not in _TYPES and t != "composition" and "type" not in obj):
         return Mechanism.from_json(obj)
