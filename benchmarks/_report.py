@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import platform
 import re
+import statistics
 import time
 from fractions import Fraction
 
@@ -20,6 +21,16 @@ rewritten by its script; the figures are whatever the last run printed.
 
 def machine() -> str:
     return f"{platform.python_implementation()} {platform.python_version()}, {platform.machine()}, {os.cpu_count()} cores"
+
+
+def timed(fn, reps: int = 1):
+    """``(median seconds over reps runs, the last result)`` of ``fn()``."""
+    ts, out = [], None
+    for _ in range(reps):
+        t = time.perf_counter()
+        out = fn()
+        ts.append(time.perf_counter() - t)
+    return statistics.median(ts), out
 
 
 def write_section(name: str, markdown: str) -> None:

@@ -18,13 +18,11 @@ import argparse
 import json
 import math
 import os
-import statistics
 import sys
-import time
 from fractions import Fraction
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _report import machine, write_section  # noqa: E402
+from _report import machine, timed, write_section  # noqa: E402
 
 FIG = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "docs", "figures", "accounting-peers.json")
 
@@ -38,15 +36,6 @@ TARGETS = [
 
 #: the growth figure: sigma 1, q 1/256, delta 1e-5, k from 10^2 to 10^5
 GROWTH = [100, 1000, 10_000, 100_000]
-
-
-def timed(fn, reps=1):
-    ts, out = [], None
-    for _ in range(reps):
-        t = time.perf_counter()
-        out = fn()
-        ts.append(time.perf_counter() - t)
-    return out, statistics.median(ts)
 
 
 def exactdp_eps(sigma, q, k, delta, relation, digits):
@@ -81,11 +70,11 @@ def peers(sigma, q, k, delta, relation):
                                                       sampling_prob=float(q))
                     return pld.self_compose(k).get_epsilon_for_delta(d)
 
-                v, t = timed(run)
+                t, v = timed(run)
                 out[f"dp_accounting PLD {'pessimistic' if pess else 'optimistic'} {interval:g}"] = (
                     v, t, "upper" if pess else "estimate")
         acc_rdp = RDPA.RdpAccountant(neighboring_relation=rel)
-        v, t = timed(lambda: acc_rdp.compose(ev).get_epsilon(d))
+        t, v = timed(lambda: acc_rdp.compose(ev).get_epsilon(d))
         out["dp_accounting RDP"] = (v, t, "upper")
         _ = PLDA
     except ImportError:
@@ -101,7 +90,7 @@ def peers(sigma, q, k, delta, relation):
                 return a.compute_epsilon(delta=d, num_self_compositions=[k])
 
             try:
-                (lo, est, hi), t = timed(run)
+                t, (lo, est, hi) = timed(run)
                 out[f"prv_accountant {err:g} lower"] = (lo, t, "lower")
                 out[f"prv_accountant {err:g} estimate"] = (est, t, "estimate")
                 out[f"prv_accountant {err:g} upper"] = (hi, t, "upper")
@@ -144,7 +133,7 @@ def main() -> None:
     for label, sigma, q, k, delta, rel, digits in TARGETS[:1] if args.quick else TARGETS:
         import resource
 
-        (enc, last), t = timed(lambda: exactdp_eps(sigma, q, k, delta, rel, digits))
+        t, (enc, last) = timed(lambda: exactdp_eps(sigma, q, k, delta, rel, digits))
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         width = float((enc.upper - enc.lower) / enc.upper)
         print(f"{label}: exactdp [{float(enc.lower):.6f}, {float(enc.upper):.6f}] width {width:.2e} "
@@ -164,7 +153,7 @@ def main() -> None:
                                "peers": {n: [v, tp, kind] for n, (v, tp, kind) in pe.items() if kind != "error"}})
     if not args.quick:
         for k in GROWTH:
-            (enc, last), t = timed(lambda: exactdp_eps(1, Fraction(1, 256), k, "1e-5", "add_remove", 3))
+            t, (enc, last) = timed(lambda: exactdp_eps(1, Fraction(1, 256), k, "1e-5", "add_remove", 3))
             pe = {} if args.no_peers else peers(1, Fraction(1, 256), k, "1e-5", "add_remove")
             print(f"growth k={k}: [{float(enc.lower):.6f}, {float(enc.upper):.6f}] {t:.2f} s", flush=True)
             fig["growth"].append({"k": k, "lower": float(enc.lower), "upper": float(enc.upper), "seconds": t,

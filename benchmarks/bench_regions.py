@@ -22,29 +22,17 @@ from __future__ import annotations
 import argparse
 import os
 import random
-import statistics
 import sys
-import time
 from fractions import Fraction
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
-from _report import machine, write_section  # noqa: E402
+from _report import machine, timed, write_section  # noqa: E402
 
 from exactdp import mechanisms  # noqa: E402
 from exactdp.bounds import calibrate, composition_bounds  # noqa: E402
 from exactdp.regions import check_theorem33, composition_region  # noqa: E402
-
-
-def timed(fn, reps: int):
-    ts = []
-    out = None
-    for _ in range(reps):
-        t = time.perf_counter()
-        out = fn()
-        ts.append(time.perf_counter() - t)
-    return statistics.median(ts), out
 
 
 def touched(region):
