@@ -203,8 +203,8 @@ class Accountant:
             # digits with a margin, at least halving
             w_rel = _rel_width(lo_v, hi_v)
             need = 10.0 ** -digits / 2
-            shrink = math.sqrt(need / w_rel) * 0.8 if 0 < w_rel < math.inf else 0.25
-            h_t = float(h) * min(0.5, max(shrink, 1 / 64))
+            shrink = math.sqrt(need / w_rel) * 0.9 if 0 < w_rel < math.inf else 0.25
+            h_t = float(h) * min(0.5, max(shrink, 1 / 256))
             est = pts * float(h) / h_t
             if est > MAX_POINTS:
                 raise CostTooHigh(

@@ -5,8 +5,10 @@ A :class:`LatticePLD` holds non-negative integers ``c_n`` (units of ``2^-F``) of
 the losses ``(off + n) h`` of a lattice of step ``h``, and a ``P``-mass at ``+inf``. It is one
 of two kinds (``upper``):
 
-* **upper** (Accounting Lemma 7, connect-the-dots): each lattice interval's masses are split
-  between its two ends so that the discrete pair dominates the true one; masses rounded up;
+* **upper** (Accounting Lemma 7, connect-the-dots): the masses of each interval between two
+  chosen lattice points (every point where the mass is large, every j-th in a block of small
+  mass: :func:`points`) are split between its two ends so that the discrete pair dominates
+  the true one; masses rounded up;
   mass above the window sent to ``+inf``, mass below it moved up to its first point
   (Accounting Lemma 9). Its ``delta(eps)`` is an upper bound on the true one.
 * **lower** (Accounting Lemma 8): the loss line is cut into bins, a post-processing of the
@@ -29,7 +31,6 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Optional
 
 from .._backend import arb, fmpz_poly, workprec
 from ..links import implements
@@ -169,14 +170,55 @@ def _ball_i(i: int, h: Fraction) -> arb:
     return arb_of_fraction(i * h)
 
 
+#: Lattice points per block of the adaptive point set (:func:`points`), and its largest stride.
+BLOCK = 64
+
+#: Share of the uniform lattice's discretisation error that the coarse blocks may add (a float
+#: choice: it trades width for time, never validity).
+COARSE_SHARE = 0.05
+
+
+def points(law: LossLaw, h: Fraction, ia: int, ib: int) -> list[int]:
+    """The lattice indices ``ia..ib`` at which the continuous part is split (a float choice):
+    every point where the mass is large, every ``j``-th (``j`` a power of two up to
+    :data:`BLOCK`) in a block of :data:`BLOCK` points whose mass ``M`` is small.
+
+    Both bounds stay valid on any subset of lattice points: connect-the-dots holds on coarse
+    bins ``[ih, jh]`` (Accounting Lemma 7) and the lower bound's bins are any partition
+    (Accounting Lemma 8). Only the width depends on the choice: a bin of ``j`` steps holding
+    mass ``M`` adds about ``M (jh)^2`` to the discretisation error, against ``M h^2`` on the
+    uniform lattice, so a block takes the largest stride with ``M j^2 <= COARSE_SHARE x`` its
+    share of the total mass; masses from the float cdf at the block ends (``P + Q``)."""
+    n = ib - ia
+    if n <= 2 * BLOCK:
+        return list(range(ia, ib + 1))
+    ends = list(range(ia, ib, BLOCK)) + [ib]
+    hf = float(h)
+    rows = [law.cdf_float(i * hf) for i in ends]
+    ms = []
+    for a, b in zip(rows, rows[1:]):
+        P, Q, _ = _fdiff(a, b)
+        ms.append(max(P, 0.0) + max(Q, 0.0))
+    total = sum(ms)
+    out: list[int] = []
+    allow = COARSE_SHARE * total / len(ms) if total > 0 else math.inf
+    for (s, e), m in zip(zip(ends, ends[1:]), ms):
+        j = 1
+        while j < BLOCK and m * (2 * j) ** 2 <= allow:
+            j *= 2
+        out.extend(range(s, e, j))
+    out.append(ib)
+    return out
+
+
 @implements("Accounting Lemma 7", "Accounting Lemma 8", "Accounting Lemma 9")
 def discretise(law: LossLaw, h: Fraction, F: int, ia: int, ib: int, prec: int) -> tuple[LatticePLD, LatticePLD]:
     """Both certified lattice bounds of one step's ``law`` on the lattice points ``ia..ib`` (its
     :func:`window`): ``(upper, lower)``.
 
-    * upper (Accounting Lemma 7): one pass over the lattice intervals ``[ih, (i+1)h]`` gives
-      each interval's masses ``(P(B), Q(B))`` in balls; ``p_hi = (P(B) - e^{ih} Q(B)) / (1 - e^-h)``
-      goes to ``(i+1)h``, the rest to ``ih``, rounded up; continuous mass above the window to
+    * upper (Accounting Lemma 7): one pass over the intervals ``[ih, jh]`` between consecutive
+      points of :func:`points` gives each interval's masses ``(P(B), Q(B))`` in balls;
+      ``p_hi = (P(B) - e^{ih} Q(B)) / (1 - e^{(i-j)h})`` goes to ``jh``, the rest to ``ih``, rounded up; continuous mass above the window to
       ``+inf``, below it moved to the first point; atoms split the same way (Lemma 9);
     * lower (Accounting Lemma 8): the bins of :func:`_chain`, each put at the lattice point its
       own loss certainly reaches (:func:`_lower_units`); masses rounded down, what lies outside
@@ -191,23 +233,29 @@ def discretise(law: LossLaw, h: Fraction, F: int, ia: int, ib: int, prec: int) -
         hb = _ball_i(1, h)
         denom = -((-hb).expm1())  # 1 - e^-h
         lo, hi = law.support
+        cd = None
         if lo != hi:
-            cd = [law.cdf(_l(i, h)) for i in range(ia, ib + 1)]
-            up[0] += _units_up(cd[0][0], F)  # below the window: moved up to its first point
-            inf_up += _units_up(cd[-1][1], F)  # above: to +inf
-            for j in range(n - 1):
-                a, b = cd[j], cd[j + 1]
+            pts = points(law, h, ia, ib)
+            cd = {i: law.cdf(_l(i, h)) for i in pts}
+            up[0] += _units_up(cd[ia][0], F)  # below the window: moved up to its first point
+            inf_up += _units_up(cd[ib][1], F)  # above: to +inf
+            denoms = {1: denom}
+            for i0, i1 in zip(pts, pts[1:]):
+                a, b = cd[i0], cd[i1]
                 if b[0].upper() <= 0 or a[1].upper() <= 0:  # no continuous mass in this interval
                     continue
                 Pb = _diff(b[0], a[0], a[1], b[1])
                 Qb = _diff(b[2], a[2], a[3], b[3])
-                li = _ball_i(ia + j, h)
-                p_hi = (Pb - li.exp() * Qb) / denom
+                w = i1 - i0
+                if w not in denoms:  # 1 - e^{-wh}: a coarse bin (Lemma 7 with b = a + wh)
+                    denoms[w] = -((-_ball_i(w, h)).expm1())
+                li = _ball_i(i0, h)
+                p_hi = (Pb - li.exp() * Qb) / denoms[w]
                 pu = Pb.upper()
                 hi_u = min(p_hi.upper(), pu) if p_hi.is_finite() else pu
                 lo_u = min((Pb - p_hi).upper(), pu) if p_hi.is_finite() else pu
-                up[j + 1] += _units_up(arb(hi_u), F)
-                up[j] += _units_up(arb(lo_u), F)
+                up[i1 - ia] += _units_up(arb(hi_u), F)
+                up[i0 - ia] += _units_up(arb(lo_u), F)
         atoms = law.atoms()
         for l, p, _q in atoms:
             if isinstance(l, Fraction) and (l / h).denominator == 1:  # exactly on the lattice
@@ -234,13 +282,13 @@ def discretise(law: LossLaw, h: Fraction, F: int, ia: int, ib: int, prec: int) -
             else:  # position undecided at this precision: the whole atom one point up
                 up[min(_floor_div_h(l, h, up=True), ib) - ia] += _units_up(p, F)
         inf_up += _units_up(law.p_inf(), F)
-        low = _lower_units(law, h, F, ia, ib, cd if lo != hi else None)
+        low = _lower_units(law, h, F, ia, ib, cd)
         inf_low = _units_down(law.p_inf(), F)
     return (LatticePLD(fmpz_poly(up), ia, inf_up, F, h, True),
             LatticePLD(fmpz_poly(low), ia, inf_low, F, h, False))
 
 
-#: Fine points per lattice interval on which the lower bound's bins are proposed.
+#: Fine points per interval of :func:`points` on which the lower bound's bins are proposed.
 FINE = 4
 
 
@@ -260,20 +308,25 @@ def _fdiff(c0: tuple, c1: tuple) -> tuple[float, float, float]:
     return P, Q, noise
 
 
-def _chain(law: LossLaw, h: Fraction, ia: int, ib: int) -> list[tuple[Fraction, Fraction, int]]:
+def _chain(law: LossLaw, h: Fraction, pts: list[int]) -> list[tuple[Fraction, Fraction, int]]:
     """Propose the lower bound's bins (float choice): consecutive loss intervals whose merged loss
-    ``ln(P(B)/Q(B))`` just reaches a lattice point, as ``(from, to, lattice index)``; the ends
-    are located on a fine grid (:data:`FINE` points per lattice interval), then by secant steps
-    inside the fine interval where the bin's loss crosses its target, and rounded to
-    :data:`_END_BITS` bits."""
+    ``ln(P(B)/Q(B))`` just reaches a point of ``pts`` (lattice indices, :func:`points`), as
+    ``(from, to, lattice index)``; the ends are located on a fine grid (:data:`FINE` points per
+    interval of ``pts``), then by secant steps inside the fine interval where the bin's loss
+    crosses its target, and rounded to :data:`_END_BITS` bits."""
     hf = float(h)
-    nf = (ib - ia) * FINE
-    xs = [(ia + t / FINE) * hf for t in range(nf + 1)]
+    xq: list[Fraction] = []
+    for i0, i1 in zip(pts, pts[1:]):
+        xq.extend(Fraction(i0 * FINE + (i1 - i0) * u, FINE) * h for u in range(FINE))
+    xq.append(pts[-1] * h)
+    xs = [float(x) for x in xq]
     cf = [law.cdf_float(x) for x in xs]
+    nf = len(xq) - 1
     out = []
-    start: Fraction = ia * h
+    start: Fraction = xq[0]
     c0 = cf[0]
-    target = ia  # lattice index: the least lattice point >= start
+    k = 0  # pts[k]: the target, the least point of pts at or above start
+    target = pts[0]
     eta = 1e-12 + 1e-9 * hf
     t = 0
     while t < nf:
@@ -285,16 +338,19 @@ def _chain(law: LossLaw, h: Fraction, ia: int, ib: int) -> list[tuple[Fraction, 
         lo = max(float(start), xs[t])
         endf = _secant(law, c0, lo, xs[t + 1], goal)
         end = Fraction(math.ceil(endf * 2**_END_BITS), 2**_END_BITS)
-        if end <= start or end > Fraction(ia * FINE + t + 1, FINE) * h:
-            end = Fraction(ia * FINE + t + 1, FINE) * h
+        on_grid = end <= start or end >= xq[t + 1]
+        if on_grid:
+            end = xq[t + 1]
         out.append((start, end, target))
         start = end
-        c0 = law.cdf_float(float(start)) if end != Fraction(ia * FINE + t + 1, FINE) * h else cf[t + 1]
-        target = math.ceil(start / h)
-        if end == Fraction(ia * FINE + t + 1, FINE) * h:
+        c0 = cf[t + 1] if on_grid else law.cdf_float(float(start))
+        while k < len(pts) - 1 and pts[k] * h < start:
+            k += 1
+        target = pts[k]
+        if on_grid:
             t += 1
-    if start < ib * h:
-        out.append((start, ib * h, target))
+    if start < xq[-1]:
+        out.append((start, xq[-1], target))
     return out
 
 
@@ -345,19 +401,21 @@ _END_BITS = 48
 def _lower_units(law: LossLaw, h: Fraction, F: int, ia: int, ib: int, cd) -> list[int]:
     """The lower bound's masses (Accounting Lemma 8): each proposed bin is a class of a
     post-processing; its loss ``ln(P(B)/Q(B))``, decided in balls, puts it at its lattice point
-    when certainly at or above it, else one point down (the bin's losses are all at least that);
+    when certainly at or above it, else at the greatest lattice point at or below the bin's
+    start (the bin's losses are all at least that);
     atoms at the lattice point certainly at or below them; masses rounded down."""
     n = ib - ia + 1
     low = [0] * n
     if cd is not None:
-        cache = {(ia + t) * h: cd[t] for t in range(n)}
+        pts = sorted(cd)
+        cache = {i * h: cd[i] for i in pts}
 
         def at(x: Fraction):
             if x not in cache:
                 cache[x] = law.cdf(x)
             return cache[x]
 
-        for x0, x1, target in _chain(law, h, ia, ib):
+        for x0, x1, target in _chain(law, h, pts):
             a, b = at(x0), at(x1)
             if b[0].upper() <= 0 or a[1].upper() <= 0:
                 continue
@@ -365,7 +423,8 @@ def _lower_units(law: LossLaw, h: Fraction, F: int, ia: int, ib: int, cd) -> lis
             Qb = _diff(b[2], a[2], a[3], b[3])
             if not (Pb > 0 and Qb > 0):
                 continue
-            i = target if (Pb / Qb).log() >= _ball_i(target, h) else target - 1
+            # else the greatest lattice point at or below the bin's start (its loss is at least that)
+            i = target if (Pb / Qb).log() >= _ball_i(target, h) else math.floor(x0 / h)
             if ia <= i <= ib:
                 low[i - ia] += _units_down(Pb, F)
     for l, p, _q in law.atoms():
@@ -435,19 +494,15 @@ def compose(a: LatticePLD, b: LatticePLD, budget: int) -> LatticePLD:
 
 
 def power(d: LatticePLD, k: int, budget: int, progress=None) -> LatticePLD:
-    """``d`` composed with itself ``k`` times (binary powering). Guarantee: as ``d``."""
-    result: Optional[LatticePLD] = None
-    base = d
-    while True:
-        if k & 1:
-            result = base if result is None else compose(result, base, budget)
-        k >>= 1
-        if not k:
-            break
-        base = compose(base, base, budget)
+    """``d`` composed with itself ``k`` times (binary powering from the top bit: each step
+    squares and, on a 1 bit, composes with ``d`` itself, a short product). Guarantee: as ``d``."""
+    result = d
+    for bit in bin(k)[3:]:
+        result = compose(result, result, budget)
+        if bit == "1":
+            result = compose(result, d, budget)
         if progress:
             progress()
-    assert result is not None
     return result
 
 
