@@ -84,6 +84,36 @@ def test_subsampled_gaussian_delta_contains_quadrature(direction, k):
     assert e.accurate(4) or e.upper - e.lower < F(1, 10**20)
 
 
+@pytest.mark.parametrize("direction", ["remove", "add"])
+def test_coarsest_bins_stay_valid(monkeypatch, direction):
+    """Every block at the largest stride (coarse connect-the-dots bins and coarse lower bins
+    everywhere): the enclosure is wider but still holds the quadrature and the closed form,
+    and it contains the enclosure on the adaptive point set (a coarser split dominates)."""
+    import exactdp.accounting.lattice as lat
+
+    sigma, q, eps = 1, F(1, 10), F(1, 20)
+    h = F(1, 2048)
+    adaptive = Accountant(direction).compose(PoissonSampled(Gaussian(sigma), q), 2).query("delta", eps, h=h).value
+    monkeypatch.setattr(lat, "COARSE_SHARE", 1e12)
+    from exactdp.accounting.laws import law_of
+
+    law = law_of(PoissonSampled(Gaussian(sigma), q), direction)
+    pts = lat.points(law, h, 0, 20 * lat.BLOCK)
+    assert {b - a for a, b in zip(pts, pts[1:])} == {lat.BLOCK}
+    # Lemma 7 keeps Q's mass: q_lo + q_hi = Q(B) on every coarse bin, so the upper PLD's implied
+    # Q-mass sum c_n e^{-L_n} is 1 up to the window's tails and the rounding
+    ia, ib = lat.window(law, h, 1e-12)
+    up, _ = lat.discretise(law, h, 60, ia, ib, 120)
+    qmass = sum(float(c) * 2.0**-60 * mp.exp(-(up.off + n) * float(h)) for n, c in enumerate(up.poly.coeffs()))
+    assert abs(qmass - 1) < 1e-6, qmass
+    coarse = Accountant(direction).compose(PoissonSampled(Gaussian(sigma), q), 2).query("delta", eps, h=h).value
+    assert contains(coarse, R.sub_delta(eps, sigma, q, 2, direction))
+    assert coarse.lower <= adaptive.lower and adaptive.upper <= coarse.upper
+    assert coarse.upper - coarse.lower > 2 * (adaptive.upper - adaptive.lower)
+    g = Accountant().compose(Gaussian(2), 3).query("delta", F(1, 2), h=h).value
+    assert contains(g, R.gdp_delta(mp.sqrt(3) / 2, F(1, 2)))
+
+
 def test_add_remove_is_the_larger_direction():
     q, eps = F(1, 5), F(1, 5)
     true = max(R.sub_delta(eps, 1, q, 1, "remove"), R.sub_delta(eps, 1, q, 1, "add"))
