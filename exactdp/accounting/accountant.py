@@ -38,9 +38,17 @@ MAX_POINTS = 3_500_000
 
 #: Measured cost of one composed lattice point: the process peaked at 336 MiB for 624,395 points
 #: (sigma 2, q 0.01, 3000 steps, delta 1e-15, 105-bit fixed point), and one direction took 9.6 s
-#: on an idle 2-core machine (both bounds, discretisation and composition).
+#: on an idle 2-core machine (both bounds, discretisation and composition): 1.5e-5 s a point;
+#: 2.1e6 points at 7 digits (sigma 1, q 0.01, 1000 steps, two directions) took 3.4e-5 s a point
+#: of CPU on a loaded machine. The estimate takes 2.5e-5.
 BYTES_PER_POINT = 560
-SECONDS_PER_POINT = 1.6e-5
+SECONDS_PER_POINT = 2.5e-5
+
+#: Measured time to discretise one distinct step (both bounds, one direction) at 3 digits: 0.07-0.09 s
+#: for a subsampled Gaussian (sigma 1, q 1/256); it grows as 10^(digits/2) with the lattice. A
+#: composition of many distinct steps is refused up front beyond :data:`MAX_SECONDS`.
+SECONDS_PER_STEP_LAW = 0.1
+MAX_SECONDS = 600
 
 
 def _cost(points: float, directions: int) -> str:
@@ -191,6 +199,13 @@ class Accountant:
             raise InvalidArgument("events", "at least one composed event (call compose first)", "none")
         t0 = time.perf_counter()
         dirs = self._directions()
+        distinct_cost = len(self._parts) * len(dirs) * SECONDS_PER_STEP_LAW * 10 ** ((digits - 3) / 2)
+        if len(self._parts) > 1 and distinct_cost > MAX_SECONDS:  # (one step: the lattice's own refusal)
+            raise CostTooHigh(
+                "events", f"{len(self._parts)} distinct steps are each discretised on their own: about "
+                f"{distinct_cost:.3g} s at {digits} digits (limit {MAX_SECONDS} s); faster: phases, equal steps "
+                "composed with a count (a noise schedule rounded down to fewer distinct sigmas still gives a valid "
+                "upper bound)", estimate=distinct_cost, limit=MAX_SECONDS, alternative="phases of equal steps")
         grain = _atom_grain(self._parts)
         h_t = 2.0 ** -9  # the first lattice step (float; the lattice is then aligned to the atoms)
         while True:
@@ -219,10 +234,12 @@ class Accountant:
             # refused as soon as the predicted final lattice (not only the next one) is too large
             est = pts / min(0.5, shrink)
             if est > MAX_POINTS:
+                fit = max(1, math.floor(digits - 2 * math.log10(est / MAX_POINTS)))
                 raise CostTooHigh(
                     "digits", f"{digits} digits would need a lattice of about {est:.3g} points, {_cost(est, len(dirs))}; "
-                    f"the enclosure at {pts} points was [{float(lo_v):.8g}, {float(hi_v):.8g}]",
-                    estimate=est, limit=MAX_POINTS, alternative=f"digits={max(1, digits - 1)}")
+                    f"the enclosure at {pts} points was [{float(lo_v):.8g}, {float(hi_v):.8g}]; faster: "
+                    f"digits={fit} (the most that fit)",
+                    estimate=est, limit=MAX_POINTS, alternative=f"digits={fit}")
 
     def _bounds(self, direction: str, h: Fraction, F: int, tol: float, progress):
         key = (direction, h, F)
@@ -244,12 +261,14 @@ class Accountant:
             widest = max(widest, ib - ia)
             var += n * _float_variance(law, ia, ib, h)
             steps.append((law, ia, ib, n))
-        # refused up front: a step's window beyond the limit, or a composition spanning about
-        # +-12 sd (the cuts keep what matters) beyond it
-        est = max(widest, int(24 * math.sqrt(var) / float(h)) + widest)
+        # refused up front: a step's window beyond the limit, or a composition beyond it: the cuts
+        # keep about +-z sd, z the normal quantile of the cut budget (measured: 0.8-0.95 of the
+        # points this predicts at delta 1e-5 to 1e-15)
+        z = math.sqrt(2 * math.log(64 / tol))
+        est = max(widest, int(2 * z * math.sqrt(var) / float(h)) + widest)
         if est > MAX_POINTS:
             raise CostTooHigh("steps", f"the composition would span about {est:.3g} lattice points at h = {float(h):.3g}, "
-                              f"{_cost(est, 1)}", estimate=est, limit=MAX_POINTS,
+                              f"{_cost(est, 1)}; faster: fewer steps or fewer digits", estimate=est, limit=MAX_POINTS,
                               alternative="fewer steps or fewer digits")
         disc = []
         for law, ia, ib, n in steps:

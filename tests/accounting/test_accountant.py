@@ -275,7 +275,27 @@ def test_cost_refused_up_front():
     acc = Accountant().compose(Gaussian(F(1, 100)), 10**9)
     with pytest.raises(CostTooHigh) as e:
         acc.epsilon("1e-5")
-    assert e.value.estimate > 4_000_000
+    assert e.value.estimate > 3_500_000
+
+
+def test_many_distinct_steps_refused_before_any_discretisation(monkeypatch):
+    """Thousands of distinct steps (each discretised on its own) are refused up front, naming
+    phases as the faster option; a few hundred are not refused."""
+    import exactdp.accounting.accountant as A
+
+    def boom(*a, **k):
+        raise AssertionError("discretised before the refusal")
+
+    monkeypatch.setattr(A, "discretise", boom)
+    acc = Accountant()
+    for i in range(4000):
+        acc.compose(PoissonSampled(Gaussian(1 + F(i, 10**4)), F(1, 256)))
+    with pytest.raises(CostTooHigh) as e:
+        acc.epsilon("1e-5", digits=3)
+    assert "phases" in str(e.value) and e.value.estimate > 600
+    few = Accountant().compose(PoissonSampled(Gaussian(1), F(1, 256)), 10).compose(PoissonSampled(Gaussian(2), F(1, 256)))
+    with pytest.raises(AssertionError, match="discretised before"):
+        few.epsilon("1e-5", digits=3)
 
 
 @R.at50
