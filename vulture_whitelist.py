@@ -52,6 +52,9 @@ _.value_
 _._numerator  # numbers/parse.py: coprime_fraction fills a Fraction's slots
 _._denominator
 
+# the peers' interfaces, called by dp_accounting's PrivacyAccountant and Opacus's PrivacyEngine
+_._maybe_compose  # integrations/dp_accounting.py
+
 # dead, in files other branches are rewriting (issue 22): delete there, then here
 describe_mechs  # cli/common.py (branch reliab)
 _.work  # engines/balllattice.py (branch engine, for every name below)
