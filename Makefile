@@ -134,6 +134,25 @@ audit-peers: $(STAMP)
 	  [ -s build/audit-$$p.jsonl ] || exit 1; done
 	$(BIN)/python docs/tools/peers_page.py build/audit-*.jsonl
 
+# exactdp.integrations.opacus against the real Opacus (tests/integrations/test_opacus.py; it
+# skips elsewhere). Opacus pulls torch: its own venv, kept between runs under ~/.cache (rebuilt
+# when pyproject.toml changes), with a CPU build of torch. OPACUS_TORCH is the torch to install:
+# the default is the CPU wheel this project's machines keep on disk (pip takes it from there);
+# elsewhere, point it at a CPU build of torch (e.g. pip's --index-url of one), or plain `torch`
+# (a CUDA build of several GB). About 70 s and 1.2 GB the first time, seconds after.
+OPACUS_VENV ?= $(HOME)/.cache/exactdp/venv-opacus
+OPACUS_TORCH ?= torch==2.13.0
+OPACUS_STAMP = $(OPACUS_VENV)/.installed-$(shell cat pyproject.toml setup.py | cksum | cut -d' ' -f1)
+.PHONY: test-opacus
+test-opacus:
+	@if [ ! -f "$(OPACUS_STAMP)" ]; then \
+	  rm -rf "$(OPACUS_VENV)" && $(PY) -m venv "$(OPACUS_VENV)" && \
+	  "$(OPACUS_VENV)/bin/python" -m pip install --quiet --disable-pip-version-check --upgrade pip && \
+	  "$(OPACUS_VENV)/bin/python" -m pip install --quiet --disable-pip-version-check $(OPACUS_TORCH) -e '.[test,opacus]' && \
+	  touch "$(OPACUS_STAMP)"; fi
+	"$(OPACUS_VENV)/bin/python" -m pip install --quiet --disable-pip-version-check --no-deps -e .
+	"$(OPACUS_VENV)/bin/python" -m pytest -q tests/integrations/test_opacus.py
+
 # the declared floors of the dependencies (pyproject.toml), installed exactly into a fresh
 # .venv-min and tested there: every floor is a version that works (tests/reliability/minimums.py)
 MIN_VENV := .venv-min
