@@ -7,7 +7,7 @@ here only for a true positive of the kinds below; delete dead code instead.
 _ = object()
 
 # PEP 562 lazy modules: Python calls these
-__getattr__  # exactdp/__init__.py, _backend.py, numbers/__init__.py, testing/__init__.py
+__getattr__  # exactdp/__init__.py, _backend.py, numbers/__init__.py, testing/__init__.py, integrations/__init__.py
 __dir__
 _.__class__  # exactdp/__init__.py: the facade's module class
 
