@@ -325,6 +325,7 @@ class ExactPrivacyAccountant(_Base):  # type: ignore[misc,valid-type]
         details = _dpa.PrivacyAccountant.CompositionErrorDetails
         non_private: list = []
         try:
+            count = parse_int(count, "count", lo=0)
             converted = _from(event, "event", non_private)
             leaves = converted.leaves() if isinstance(converted, Composed) else [(converted, 1)]
             leaves = [(leaf, n) for leaf, n in leaves if not _is_noop(leaf)]
@@ -333,7 +334,7 @@ class ExactPrivacyAccountant(_Base):  # type: ignore[misc,valid-type]
                     law_of(leaf, direction)  # refuses a pair this relation does not have
         except InvalidArgument as err:
             return details(invalid_event=getattr(err, "event", event), error_message=str(err))
-        if do_compose and count > 0:
+        if do_compose and count:
             self._non_private = self._non_private or bool(non_private)
             for leaf, n in leaves:
                 self._accountant.compose(leaf, n * count)

@@ -252,6 +252,9 @@ def test_other_refusals():
     acc = ExactPrivacyAccountant()
     with pytest.raises(dpa.UnsupportedEventError, match="exactdp has no ZCDpEvent"):
         acc.compose(E.ZCDpEvent(1.0))
+    with pytest.raises(dpa.UnsupportedEventError, match="count must be an integer >= 0"):
+        acc.compose(G, -1)
+    assert acc.accountant.steps == 0
     # replace-one has a dominating pair for the subsampled Gaussian only
     rep = ExactPrivacyAccountant(REL.REPLACE_ONE)
     assert rep.supports(E.PoissonSampledDpEvent(0.5, G))
