@@ -110,6 +110,12 @@ docs: $(DOCS_STAMP)
 docs-serve: $(DOCS_STAMP)
 	$(MKDOCS) serve --strict -a 127.0.0.1:8000
 
+# docs/notebooks/*.ipynb executed again and saved with their output (the site shows that output;
+# tests/docs/test_notebooks.py checks that a fresh run prints the same)
+.PHONY: notebooks
+notebooks: $(STAMP)
+	$(BIN)/jupyter-execute --inplace docs/notebooks/*.ipynb
+
 # docs/reference/*.md from the public modules (tests/docs/test_reference.py fails while stale)
 docs-reference: $(STAMP)
 	$(BIN)/python docs/tools/gen_reference.py

@@ -3,7 +3,7 @@
 * :func:`from_dp_event` turns a dp_accounting ``DpEvent`` tree into exactdp's events
   (:mod:`exactdp.noise_events`), :func:`to_dp_event` turns them back;
 * :class:`ExactPrivacyAccountant` is a dp_accounting ``PrivacyAccountant``: a program written
-  for ``PLDAccountant`` or ``RDPAccountant`` gets certified answers by changing the one line
+  for ``PLDAccountant`` or ``RdpAccountant`` gets certified answers by changing the one line
   that builds the accountant.
 
 The events both sides have:
