@@ -107,7 +107,7 @@ def from_dp_event(event: object) -> object:
         InvalidArgument: dp_accounting not installed (naming the extra); an event exactdp does not
             have, or a parameter outside exactdp's range (a noise multiplier of 0, which
             dp_accounting treats as non-private), naming the event's place in the tree, e.g.
-            ``event.events[2] must be ...: found 'SampledWithoutReplacementDpEvent'``.
+            ``event.events[2] must be ...: found SampledWithoutReplacementDpEvent (exactdp has no ...)``.
 
     Examples:
         >>> from dp_accounting import dp_event
