@@ -7,7 +7,7 @@ here only for a true positive of the kinds below; delete dead code instead.
 _ = object()
 
 # PEP 562 lazy modules: Python calls these
-__getattr__  # exactdp/__init__.py, _backend.py, numbers/__init__.py, testing/__init__.py
+__getattr__  # exactdp/__init__.py, _backend.py, numbers/__init__.py, testing/__init__.py, integrations/__init__.py
 __dir__
 _.__class__  # exactdp/__init__.py: the facade's module class
 
@@ -51,6 +51,9 @@ _.index_
 _.value_
 _._numerator  # numbers/parse.py: coprime_fraction fills a Fraction's slots
 _._denominator
+
+# the peers' interfaces, called by dp_accounting's PrivacyAccountant and Opacus's PrivacyEngine
+_._maybe_compose  # integrations/dp_accounting.py
 
 # dead, in files other branches are rewriting (issue 22): delete there, then here
 describe_mechs  # cli/common.py (branch reliab)

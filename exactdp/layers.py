@@ -20,7 +20,8 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("profile, approximation, reductions", ("exactdp.profile", "exactdp.approx", "exactdp.reductions")),
     ("papers' features", ("exactdp.fdp", "exactdp.regions", "exactdp.bounds", "exactdp.gdp",
                           "exactdp.interactive", "exactdp.renyi", "exactdp.experiments", "exactdp.certify")),
-    ("ground truth for accountants", ("exactdp.testing", "exactdp.corpus", "exactdp.audit", "exactdp.batch")),
+    ("ground truth for accountants", ("exactdp.testing", "exactdp.corpus", "exactdp.audit", "exactdp.batch",
+                                      "exactdp.integrations")),
     ("command line", ("exactdp.cli", "exactdp.__main__")),
 ]
 

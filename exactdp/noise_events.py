@@ -254,7 +254,7 @@ class Composed(_Event):
                 norm.append((ev, n))
         if not norm:
             raise InvalidArgument("parts", "a non-empty list of (event, count)", "an empty list")
-        total = sum(n * e.count for e, n in norm)
+        total = sum(n * _steps(e) for e, n in norm)
         if total > MAX_COUNT:
             raise InvalidArgument("count", f"a total number of steps in [1, {MAX_COUNT:.0e}]", total)
         _set(self, parts=tuple(norm), _count=total)
@@ -297,6 +297,13 @@ class Composed(_Event):
             raise InvalidArgument("events", "valid JSON", str(e)[:80]) from None
         ev = event_from_json(obj, "events")
         return ev if isinstance(ev, Composed) else Composed([(ev, 1)])
+
+
+def _steps(e) -> int:
+    """Steps one event stands for: a Mechanism is one, a Composition its ``k``."""
+    if isinstance(e, Composition):
+        return e.k
+    return 1 if isinstance(e, Mechanism) else e.count
 
 
 def _leaves_of(e) -> list:

@@ -47,6 +47,7 @@ PACKAGES = [
     ("exactdp.renyi", "Rényi DP", "Exact and certified Rényi divergences, interactive Rényi DP, RDP composition."),
     ("exactdp.gdp", "Gaussian DP", "Certified mu-GDP conversions, the fully adaptive filter, the online simulator."),
     ("exactdp.experiments.vw_section6", "Experiments", "The Vadhan-Wang Section 6 experiment, exact, resumable."),
+    ("exactdp.integrations", "Integrations: dp_accounting and Opacus", "Certified drop-in accountants for dp_accounting and Opacus; DpEvent round trips."),
     ("exactdp.numbers", "Numbers", "Parsing and validation, exp-space numbers, enclosures, precision, formatting."),
     ("exactdp.errors", "Errors", "The one error family: every refusal names the parameter and the valid range."),
     ("exactdp.links", "Proof links", "@implements: a function names the numbered statement it implements."),

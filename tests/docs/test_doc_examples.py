@@ -16,6 +16,7 @@ DOCS = ROOT / "docs"
 OWN_TESTS = {
     "docs/regions.md": "tests/regions/test_regions_docs.py",
     "docs/gdp.md": "tests/gdp/test_gdp_docs.py",
+    "docs/guides/opacus.md": "tests/integrations/test_opacus.py",  # needs Opacus: make test-opacus
 }
 
 

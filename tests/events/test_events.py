@@ -157,3 +157,13 @@ def test_equality_and_hash_of_huge_nested_repeats_without_walking_runs():
             assert (x == y) == same
             if same:
                 assert hash(x) == hash(y)
+
+
+def test_a_noise_events_composition_of_mechanisms_counts_their_steps():
+    """Composed (exactdp.noise_events) takes (eps, delta) mechanisms and Compositions as parts:
+    2 mechanisms, then twice a composition of 3 (counted by hand: 2 + 2 * 3)."""
+    from exactdp.noise_events import Composed
+
+    c = Composed([(Mechanism(eps=1), 2), (Composition([(Mechanism(eps=1), 3)]), 2)])
+    assert c.count == 8
+    assert c.leaves() == [(Mechanism(eps=1), 8)]
