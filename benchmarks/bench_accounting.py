@@ -257,10 +257,10 @@ def grid() -> None:
         os.replace(GRID_STATE + ".tmp", GRID_STATE)
         print(f"[{n}/{len(cases)}] {key}: exactdp {info.get('lower', info.get('refused'))[:12]}.. "
               f"{info['seconds']:.1f} s", flush=True)
-    write_section("accounting-grid", "\n".join(grid_markdown(done)))
+        write_section("accounting-grid", "\n".join(grid_markdown(done, len(cases))))  # kept current: a kill loses nothing
 
 
-def grid_markdown(done) -> list:
+def grid_markdown(done, total) -> list:
     """Per peer setting: answers inside / above / below / unsound / invalid, the worst signed errors,
     and the median time against exactdp's."""
     import statistics
@@ -274,7 +274,8 @@ def grid_markdown(done) -> list:
     md = ["## The DP-SGD grid",
           "",
           f"`benchmarks/bench_accounting.py --grid`: sigma in {{0.5, 1, 2, 4}}, q in {{1/256, 0.01, 0.04}}, "
-          f"k in {{10^2, 10^3, 10^4, 10^5}}, delta in {{1e-5, 1e-10, 1e-15}}, add/remove, {len(done)} cases; exactdp "
+          f"k in {{10^2, 10^3, 10^4, 10^5}}, delta in {{1e-5, 1e-10, 1e-15}}, add/remove: {len(done)} of the "
+          f"{total} cases run so far (the run resumes where it stopped); exactdp "
           f"at 3 digits: median {statistics.median(secs):.2f} s, longest {max(secs):.1f} s, {refused} refused by "
           "the cost model. Each peer answer is judged against the certified enclosure (signed error: distance to "
           "it, 0 inside).",
