@@ -373,10 +373,13 @@ def _rel_width(lo, hi) -> float:
 
 def _accurate(lo, hi, digits: int, kind: str) -> bool:
     """Accurate to ``digits`` digits; a delta may also be accurate in absolute terms, within 100
-    times the mass the cuts and rounding may add (where the true delta is 0 or below it)."""
+    times the mass the cuts and rounding may add (where the true delta is 0 or below it), an
+    epsilon within 10^-(digits + 6)."""
     if hi == math.inf:
         return lo == math.inf
-    floor = None if kind == "epsilon" else Fraction(100) * Fraction(_tolerance(kind, Fraction(0), digits))
+    # an epsilon of 0 (a step that reveals nothing) is never reached in relative terms: 10^-(digits + 6)
+    # absolute is accurate
+    floor = Fraction(1, 10 ** (digits + 6)) if kind == "epsilon" else Fraction(100) * Fraction(_tolerance(kind, Fraction(0), digits))
     return accurate(Fraction(lo), Fraction(hi), digits, floor=floor)
 
 

@@ -352,3 +352,10 @@ def test_enclosures_are_ordered_and_monotone_in_steps(leaf, k, relation, eps):
     for e in (a, b):
         assert 0 <= e.lower <= e.upper <= 1
     assert not (b.upper < a.lower)
+
+
+def test_a_step_that_reveals_nothing_has_epsilon_zero():
+    """Mechanism(eps=0, delta=0) alone: epsilon 0 is enclosed, to within the absolute floor (the
+    refinement once ran the lattice step to 0 chasing a relative width)."""
+    e = Accountant().compose(Mechanism(eps=0, delta=0), 5).epsilon("1e-5", digits=4)
+    assert e.lower == 0 and 0 <= e.upper <= F(1, 10**10)
