@@ -262,9 +262,11 @@ class _Search:
     """Calibration of one parameter ``x > 0`` (at most ``xmax``) on which epsilon is monotone
     (``direction = -1``: decreasing, as sigma and b; ``+1``: increasing, as q and steps)."""
 
-    def __init__(self, make: Callable, T: Fraction, delta: Fraction, relation: str, direction: int,
-                 steps_of: Callable, progress: Optional[Callable], xmax=None, integer=False, fixed_h=True):
-        self.make, self.T, self.delta, self.relation = make, T, delta, relation
+    def __init__(self, make: Callable, budget: tuple, direction: int, steps_of: Callable, progress: Optional[Callable],
+                 *, xmax=None, integer=False, fixed_h=True):
+        # budget: (target eps T, delta, relation)
+        self.make = make
+        self.T, self.delta, self.relation = budget
         # one lattice step for the certified runs (not for Laplace: its lattice is aligned to
         # its atoms at +-sensitivity/b, which move with b)
         self.fixed_h = fixed_h
@@ -333,7 +335,7 @@ class _Search:
                     nxt = a - fa * (b - a) / (fb - fa)
                     nxt = min(max(nxt, min(a, b) + 0.02 * abs(b - a)), max(a, b) - 0.02 * abs(b - a))
                     slope = (fb - fa) / (b - a)
-                if abs(b - a) < 1e-7 or (self.integer and abs(math.exp(a) - math.exp(b)) <= 1):
+                if abs(b - a) < 1e-7 or (self.integer and abs(math.exp(a) - math.exp(b)) < 1.5):
                     break
             else:
                 if not math.isfinite(f):
@@ -345,6 +347,10 @@ class _Search:
                 nxt = lxa + step
                 if self.xmax is not None and f < 0 and lxa >= math.log(float(self.xmax)) - 1e-12:
                     return lxa, abs(slope), p  # feasible at the largest value
+            if self.integer and self._x(nxt) == x:  # an integer step of at least one
+                nxt = math.log(max(1, x - (1 if f > 0 else -1) * self.dir))
+                if self._x(nxt) == x:
+                    break
             if abs(nxt - lxa) < 1e-9:
                 break
             lx = self._clip(nxt)
@@ -466,7 +472,8 @@ def _certify(search: _Search, lroot: float, e: float, probe: _Probe, tol: Fracti
 
 # -- the public functions ------------------------------------------------------------------------
 
-def _noise(mechanism: str, target_eps, delta, steps, sample_rate, relation, sensitivity, tol, progress) -> NoiseCalibration:
+def _noise(mechanism: str, target_eps, delta, steps, kw: dict) -> NoiseCalibration:
+    sample_rate, relation, sensitivity, tol, progress = (kw[n] for n in ("sample_rate", "relation", "sensitivity", "tol", "progress"))
     T, d, t = _common(target_eps, delta, relation, tol)
     k = parse_int(steps, "steps", lo=1, hi=MAX_COUNT)
     q = _rate(sample_rate)
@@ -477,7 +484,7 @@ def _noise(mechanism: str, target_eps, delta, steps, sample_rate, relation, sens
         ev = Ev(x, S)
         return (PoissonSampled(ev, q) if q is not None else ev), k
 
-    search = _Search(make, T, d, relation, -1, lambda x: k, progress, fixed_h=mechanism == "gaussian")
+    search = _Search(make, (T, d, relation), -1, lambda x: k, progress, fixed_h=mechanism == "gaussian")
     # the first proposal: the Gaussian's GDP (CLT when sampled), the Laplace's from its variance
     mu = _gdp_mu_float(float(T), float(d))
     fs = float(S) * (2 if relation == "replace_one" and q is None else 1)
@@ -533,13 +540,14 @@ def calibrate_sigma(target_eps: object, delta: object, *, steps: int, sample_rat
 
     Examples:
         >>> c = calibrate_sigma(1, "1e-5", steps=10, tol="1e-3")      # no sampling: 10 Gaussian steps
-        >>> c.sigma, c.least_sigma.lower <= c.sigma, c.eps_feasible.upper <= 1
-        (Fraction(...), True, True)
+        >>> c.least_sigma.lower < c.sigma <= c.least_sigma.lower * (1 + c.tol), c.eps_feasible.upper <= 1
+        (True, True)
 
     References: the accountant's certified bounds (Accounting Lemmas 2-8); the monotonicity in
     the module docstring.
     """
-    return _noise("gaussian", target_eps, delta, steps, sample_rate, relation, sensitivity, tol, progress)
+    return _noise("gaussian", target_eps, delta, steps, dict(sample_rate=sample_rate, relation=relation,
+                  sensitivity=sensitivity, tol=tol, progress=progress))
 
 
 def calibrate_laplace(target_eps: object, delta: object, *, steps: int, sample_rate: object = None,
@@ -560,7 +568,8 @@ def calibrate_laplace(target_eps: object, delta: object, *, steps: int, sample_r
         >>> c.least_b.lower <= c.b, c.eps_feasible.upper <= 1
         (True, True)
     """
-    return _noise("laplace", target_eps, delta, steps, sample_rate, relation, sensitivity, tol, progress)
+    return _noise("laplace", target_eps, delta, steps, dict(sample_rate=sample_rate, relation=relation,
+                  sensitivity=sensitivity, tol=tol, progress=progress))
 
 
 def calibrate_sample_rate(target_eps: object, delta: object, *, steps: int, sigma: object, relation: str = "add_remove",
@@ -589,7 +598,7 @@ def calibrate_sample_rate(target_eps: object, delta: object, *, steps: int, sigm
     def make(x):
         return PoissonSampled(g, x), k
 
-    search = _Search(make, T, d, relation, +1, lambda x: k, progress, xmax=Fraction(1))
+    search = _Search(make, (T, d, relation), +1, lambda x: k, progress, xmax=Fraction(1))
     mu = _gdp_mu_float(float(T), float(d)) / math.sqrt(k)
     one = _mu_one(float(g.sigma), float(g.sensitivity), 1.0)
     x0 = min(1.0, mu / one)
@@ -619,16 +628,16 @@ def calibrate_steps(target_eps: object, delta: object, *, event: object, relatio
 
     Examples:
         >>> from exactdp import Gaussian
-        >>> c = calibrate_steps(1, "1e-5", event=Gaussian(20))
+        >>> c = calibrate_steps(1, "1e-5", event=Gaussian(20))   # sqrt(n)/20-GDP: n <= 400 mu*^2 = 28.7
         >>> c.steps, c.decided
-        (11, True)
+        (28, True)
     """
     from ..noise_events import as_event
 
     T, d, _ = _common(target_eps, delta, relation, Fraction(1, 10**4))
     ev = as_event(event)
     md = parse_int(max_digits, "max_digits", lo=2, hi=MAX_DIGITS)
-    search = _Search(lambda n: (ev, n), T, d, relation, +1, lambda n: n, progress, xmax=MAX_COUNT, integer=True)
+    search = _Search(lambda n: (ev, n), (T, d, relation), +1, lambda n: n, progress, xmax=MAX_COUNT, integer=True)
 
     def result(n_f, pf, n_i, pi, digits, h):
         # n_i: the least steps certified infeasible (None: none was certified)
@@ -641,9 +650,10 @@ def calibrate_steps(target_eps: object, delta: object, *, event: object, relatio
     one = search.run(1, md)
     if one.lo > T:
         return result(0, None, 1, one, md, one.h)
+    if one.hi > T:  # one step undecided at max_digits: only 0 steps are certified
+        return result(0, None, None, None, md, one.h)
     lroot, e, probe = search.propose(max(1.0, (float(T) / max(one.mid, 1e-300)) ** 2))
     n0 = max(1, int(round(math.exp(lroot))))
-    lT = math.log(float(T))
     # digits that separate n from n + 1 (epsilon moves by about e / n), within max_digits
     digits = min(md, _digits_for(e / n0 / 4))
     try:
@@ -652,33 +662,9 @@ def calibrate_steps(target_eps: object, delta: object, *, event: object, relatio
         digits = 2
     c = search.run(n0, digits)
     h = c.h
-    nf = n0 if c.hi <= T else max(1, int(math.floor(n0 * math.exp(-(math.log(float(c.hi)) - lT) / e))))
-    pf = c if c.hi <= T else None
-    for _ in range(_MAX_MOVES + 4):
-        if pf is not None and pf.x == nf:
-            break
-        pf = search.run(nf, digits, h)
-        if pf.hi <= T:
-            break
-        nf = max(1, min(nf - 1, int(math.floor(nf * math.exp(-(math.log(float(pf.hi)) - lT) / e)))))
-        if nf == 1:
-            pf = one
-            break
-    if pf is None or pf.hi > T:
-        pf = one
-        nf = 1
-    ni = n0 + 1 if c.lo <= T else n0
-    pi = c if c.lo > T else None
-    for _ in range(_MAX_MOVES + 4):
-        if ni > MAX_COUNT:
-            return result(nf, pf, None, None, digits, h)
-        if pi is not None and pi.x == ni:
-            break
-        pi = search.run(ni, digits, h)
-        if pi.lo > T:
-            break
-        ni = max(ni + 1, int(math.ceil(ni * math.exp((lT - math.log(float(pi.lo))) / e))))
-    if pi is None or pi.lo <= T:
+    nf, pf = _steps_feasible(search, c, one, e, digits, h)
+    ni, pi = _steps_infeasible(search, c, e, digits, h)
+    if pi is None:
         return result(nf, pf, None, None, digits, h)
     # bisect between the two certified ends while the runs decide
     while ni - nf > 1:
@@ -691,3 +677,35 @@ def calibrate_steps(target_eps: object, delta: object, *, event: object, relatio
         else:
             break
     return result(nf, pf, ni, pi, digits, h)
+
+
+def _steps_feasible(search: _Search, c: _Probe, one: _Probe, e: float, digits: int, h):
+    """Steps certified feasible, moving down from the root run ``c`` (``one``: 1 step, feasible)."""
+    T, lT = search.T, math.log(float(search.T))
+    if c.hi <= T:
+        return c.x, c
+    nf = c.x
+    for _ in range(_MAX_MOVES + 4):
+        nf = max(1, min(nf - 1, int(math.floor(nf * math.exp(-(math.log(float(c.hi)) - lT) / e)))))
+        if nf == 1:
+            return 1, one
+        c = search.run(nf, digits, h)
+        if c.hi <= T:
+            return nf, c
+    return 1, one
+
+
+def _steps_infeasible(search: _Search, c: _Probe, e: float, digits: int, h):
+    """Steps certified infeasible, moving up from the root run ``c``; (None, None) if none was found."""
+    T, lT = search.T, math.log(float(search.T))
+    if c.lo > T:
+        return c.x, c
+    ni = c.x
+    for _ in range(_MAX_MOVES + 4):
+        ni = max(ni + 1, int(math.ceil(ni * math.exp((lT - math.log(float(c.lo))) / e))))
+        if ni > MAX_COUNT:
+            return None, None
+        c = search.run(ni, digits, h)
+        if c.lo > T:
+            return ni, c
+    return None, None

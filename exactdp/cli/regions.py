@@ -24,7 +24,7 @@ PLOT_KINDS = ("region", "tradeoff", "bounds")
 #: library parameter -> the flag that carries it, for one-line errors that name what the user typed
 _FLAGS = {"eps": "--eps", "exp_eps": "--exp-eps", "delta": "--delta", "k": "-k", "alpha": "--alpha", "delta_g": "--delta-g",
           "eps_g": "--eps-g", "exp_eps_g": "--exp-eps-g", "sensitivity": "--sensitivity", "delta0": "--delta0",
-          "mu": "--gaussian", "target_eps": "--eps-g", "delta": "--delta-g", "steps": "-k", "sample_rate": "--sample-rate",
+          "mu": "--gaussian", "target_eps": "--eps-g", "steps": "-k", "sample_rate": "--sample-rate",
           "tol": "--tol", "relation": "--relation"}
 
 #: relation names on the command line -> the library's
