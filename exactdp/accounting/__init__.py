@@ -7,7 +7,8 @@ delta(eps) from certified lattice bounds on the privacy-loss distribution.
   their fixed-point composition with directed rounding, and the two queries;
 * :mod:`.accountant` :class:`Accountant`, the public interface;
 * :mod:`.calibrate` certified calibration: the least sigma or Laplace scale, the largest
-  sampling rate, the most steps for a budget.
+  sampling rate, the most steps for a budget;
+* :mod:`.curve` :class:`PrivacyCurve`, delta(eps) on a grid from one lattice (:meth:`Accountant.curve`).
 """
 
 from .accountant import RELATIONS, Accountant, AccountingResult
@@ -20,6 +21,7 @@ from .calibrate import (
     calibrate_sigma,
     calibrate_steps,
 )
+from .curve import PrivacyCurve
 
 __all__ = ["Accountant", "AccountingResult", "RELATIONS", "NoiseCalibration", "SampleRateCalibration",
-           "StepsCalibration", "calibrate_sigma", "calibrate_laplace", "calibrate_sample_rate", "calibrate_steps"]
+           "StepsCalibration", "PrivacyCurve", "calibrate_sigma", "calibrate_laplace", "calibrate_sample_rate", "calibrate_steps"]

@@ -171,7 +171,7 @@ class Accountant:
         builds for ``digits`` digits at ``delta_ref`` (so the curve costs one query).
 
         ``eps``: a sequence of rationals >= 0; default 41 points from 0 to twice the upper end
-        of epsilon(delta_ref).
+        of epsilon(delta_ref) (rounded up to two significant digits).
 
         Guarantee: enclosure at every point (certified). Raises: InvalidArgument (bad eps,
         delta_ref or digits); CostTooHigh (the lattice, as :meth:`epsilon`).
@@ -186,8 +186,10 @@ class Accountant:
 
         r = self.query("epsilon", delta_ref, digits, progress=progress)
         if eps is None:
-            top = r.value.upper if r.value.upper != math.inf else Fraction(10)
-            top = Fraction(2 * top).limit_denominator(1000) or Fraction(1)
+            from ..numbers import fraction_to_decimal
+
+            top = 2 * r.value.upper if r.value.upper not in (0, math.inf) else Fraction(10)
+            top = Fraction(fraction_to_decimal(top, 2, "up"))  # two significant digits, rounded up
             grid = [top * i / 40 for i in range(41)]
         else:
             if isinstance(eps, (str, bytes)) or not hasattr(eps, "__iter__"):

@@ -85,7 +85,10 @@ def register(sub) -> None:
     p = sub.add_parser("calibrate", help="per-query eps0 and Gaussian sigma for k queries under (eps_g, delta_g)",
                        description="The largest per-query eps0 (exact inverse of OptComp, both ends certified) and the "
                                    "least Gaussian sigma (through Gaussian DP, certified) such that k queries meet "
-                                   "(eps_g, delta_g); Laplace, geometric and randomized-response parameters from eps0.")
+                                   "(eps_g, delta_g); Laplace, geometric and randomized-response parameters from eps0. With "
+                                   "--sample-rate (or another --relation) the least sigma of K Poisson-sampled "
+                                   "Gaussian steps (DP-SGD), certified by the accountant; sigma_certified is a sigma "
+                                   "whose certified eps_g is <= E.")
     g = p.add_mutually_exclusive_group(required=True)
     g.add_argument("--eps-g", metavar="E", help="total eps (rational >= 0)")
     g.add_argument("--exp-eps-g", metavar="T", help="total e^eps (rational >= 1)")

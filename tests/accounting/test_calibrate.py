@@ -90,7 +90,7 @@ def test_hang_ends_answer_or_refuse_quickly():
     with pytest.raises(CostTooHigh) as e:
         calibrate_sigma(50, "1e-5", steps=100, sample_rate=F(1, 25), tol="1e-9")
     assert e.value.alternative.startswith("tol=")
-    assert time.perf_counter() - t0 < 120
+    assert time.perf_counter() - t0 < 600  # minutes at most on a loaded 2-core machine, never a hang
 
 
 def test_steps_exact_against_gdp():
