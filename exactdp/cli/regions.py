@@ -252,7 +252,8 @@ def run_calibrate(args) -> int:
         _check_accounted(args)
     c = calibrate(args.eps_g, args.delta_g, args.k, exp_eps_g=args.exp_eps_g, sensitivity=args.sensitivity,
                   delta0=args.delta0, digits=args.digits, paper=args.paper)
-    sigma, least, cert = _certified_sigma(args, c) if accounted else (_round_up(c.gaussian_sigma), c.gaussian_sigma, None)
+    sigma, least, cert = _certified_sigma(args, c) if accounted else \
+        (_round_up(c.gaussian_sigma, min(args.digits, 12)), c.gaussian_sigma, None)
     if args.json:
         d = c.to_dict(args.digits)
         if accounted:
@@ -335,13 +336,13 @@ def _certified_sigma(args, c):
     return r.sigma, r.least_sigma, cert
 
 
-def _round_up(e) -> Fraction:
-    """The upper end of ``e`` rounded up to 12 significant digits (a short decimal >= it)."""
+def _round_up(e, digits: int) -> Fraction:
+    """The upper end of ``e`` rounded up to ``digits`` significant digits (a short decimal >= it)."""
     from ..numbers import fraction_to_decimal
 
     if e.infinite:
         return e.upper
-    return Fraction(fraction_to_decimal(e.upper, 12, "up"))
+    return Fraction(fraction_to_decimal(e.upper, digits, "up"))
 
 
 def _decimal(x) -> str:
