@@ -67,3 +67,4 @@ _.least_b  # accounting/calibrate.py: result fields read by users
 _.largest_sample_rate
 _.most_steps
 _.decided
+_.h_infeasible

@@ -80,7 +80,8 @@ _SECONDS_PER_POINT_STEP = 4e-6
 
 @dataclass(frozen=True, kw_only=True)
 class _Certificate:
-    """What the certified runs found (re-checkable by ``Accountant.query(..., h=h, digits=digits)``)."""
+    """What the certified runs found, re-checkable by ``Accountant.query("epsilon", delta, digits, h=h)``
+    at the returned value (and with ``h=h_infeasible`` at the infeasible end)."""
 
     target_eps: Fraction
     delta: Fraction
@@ -89,9 +90,12 @@ class _Certificate:
     eps_feasible: Enclosure
     #: epsilon enclosure at the certified-infeasible end: its lower end is > target_eps
     eps_infeasible: Optional[Enclosure]
-    #: the lattice step and digits of the two certified runs
+    #: the lattice step of the run at the returned value, and the digits of both certified runs
     h: Fraction
     digits: int
+    #: the lattice step of the run at the infeasible end (the same as ``h`` for the Gaussian;
+    #: Laplace runs each refine their own lattice, aligned to their atoms); None without that run
+    h_infeasible: Optional[Fraction]
     seconds: float
     probes: int
 
@@ -500,7 +504,7 @@ def _noise(mechanism: str, target_eps, delta, steps, kw: dict) -> NoiseCalibrati
     return NoiseCalibration(
         mechanism=mechanism, value=xf, least=Enclosure(xi, xf), tol=t, steps=k, sample_rate=q, sensitivity=S,
         target_eps=T, delta=d, relation=relation, eps_feasible=_encl(pf), eps_infeasible=_encl(pi), h=h,
-        digits=digits, seconds=time.perf_counter() - search.t0, probes=search.probes)
+        h_infeasible=pi.h if pi is not None else None, digits=digits, seconds=time.perf_counter() - search.t0, probes=search.probes)
 
 
 def _encl(p: Optional[_Probe]) -> Optional[Enclosure]:
@@ -607,7 +611,8 @@ def calibrate_sample_rate(target_eps: object, delta: object, *, steps: int, sigm
     largest = Enclosure.point(1) if xi is None else Enclosure(xf, xi)
     return SampleRateCalibration(
         sample_rate=xf, largest_sample_rate=largest, tol=t, steps=k, event=g, target_eps=T, delta=d,
-        relation=relation, eps_feasible=_encl(pf), eps_infeasible=_encl(pi), h=h, digits=digits,
+        relation=relation, eps_feasible=_encl(pf), eps_infeasible=_encl(pi), h=h,
+        h_infeasible=pi.h if pi is not None else None, digits=digits,
         seconds=time.perf_counter() - search.t0, probes=search.probes)
 
 
@@ -640,14 +645,20 @@ def calibrate_steps(target_eps: object, delta: object, *, event: object, relatio
     search = _Search(lambda n: (ev, n), (T, d, relation), +1, lambda n: n, progress, xmax=MAX_COUNT, integer=True)
 
     def result(n_f, pf, n_i, pi, digits, h):
-        # n_i: the least steps certified infeasible (None: none was certified)
+        # n_i: the least steps certified infeasible (None: none was certified); the one-step run
+        # is at max_digits on its own lattice
         hi = n_i - 1 if n_i is not None else math.inf
+        if pf is not None:
+            h = pf.h
+            digits = md if pf is one_run[0] else digits
         return StepsCalibration(
             steps=n_f, most_steps=Enclosure(n_f, hi), decided=(hi == n_f), event=ev, target_eps=T, delta=d,
-            relation=relation, eps_feasible=_encl(pf), eps_infeasible=_encl(pi), h=h, digits=digits,
+            relation=relation, eps_feasible=_encl(pf), eps_infeasible=_encl(pi), h=h,
+            h_infeasible=pi.h if pi is not None else None, digits=digits,
             seconds=time.perf_counter() - search.t0, probes=search.probes)
 
     one = search.run(1, md)
+    one_run = [one]
     if one.lo > T:
         return result(0, None, 1, one, md, one.h)
     if one.hi > T:  # one step undecided at max_digits: only 0 steps are certified

@@ -61,6 +61,10 @@ def test_laplace_one_step_closed_form():
         assert mpmath.mpf(c.least_b.lower.numerator) / c.least_b.lower.denominator < b
         assert b <= mpmath.mpf(c.b.numerator) / c.b.denominator
     assert c.b <= c.least_b.lower * (1 + c.tol)
+    fresh = Accountant().compose(Laplace(c.b), 1).query("epsilon", delta, c.digits, h=c.h).value
+    assert fresh.upper <= eps
+    fresh = Accountant().compose(Laplace(c.least_b.lower), 1).query("epsilon", delta, c.digits, h=c.h_infeasible).value
+    assert fresh.lower > eps
     with pytest.raises(AttributeError):
         c.sigma  # noqa: B018
 
