@@ -66,3 +66,8 @@ _log2_frac
 _.polynomial  # engines/lattice.py
 _.from_exponents
 _.approx_log_S  # engines/structure.py
+_.least_b  # accounting/calibrate.py: result fields read by users
+_.largest_sample_rate
+_.most_steps
+_.decided
+_.h_infeasible

@@ -29,6 +29,10 @@ _EXPORTS = {
     "PoissonSampled": "exactdp.noise_events",
     "Composed": "exactdp.noise_events",
     "Accountant": "exactdp.accounting",
+    "calibrate_sigma": "exactdp.accounting",
+    "calibrate_laplace": "exactdp.accounting",
+    "calibrate_sample_rate": "exactdp.accounting",
+    "calibrate_steps": "exactdp.accounting",
     "Composition": "exactdp.events",
     "mechanisms": "exactdp.events",
     # engines
@@ -101,6 +105,7 @@ _EXPORTS = {
     "PrecisionError": "exactdp.errors",
     "Undecided": "exactdp.errors",
     "ReductionFailure": "exactdp.errors",
+    "FloatInputWarning": "exactdp.errors",
     # proof links
     "implements": "exactdp.links",
 }

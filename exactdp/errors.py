@@ -29,6 +29,7 @@ __all__ = [
     "PrecisionError",
     "Undecided",
     "ReductionFailure",
+    "FloatInputWarning",
     "shorten",
 ]
 
@@ -145,3 +146,13 @@ class ReductionFailure(ExactDPError):
     """A reduction step, run as printed, is undefined on the instance (e.g. a 0-th
     root); the corrected step handles it. Raised only on a proven failure (an exact
     decision), never on a precision shortfall (that is :class:`PrecisionError`)."""
+
+
+class FloatInputWarning(UserWarning):
+    """A Python float given where exactdp keeps an exact rational: the float is converted
+    exactly, as the binary number it is, so ``Mechanism(eps=0.05)`` (eps =
+    3602879701896397/72057594037927936) and ``Mechanism(eps="0.05")`` (eps = 1/20) are
+    different mechanisms (not equal, different JSON, and an exact engine works with the 2^56
+    denominator). Issued by the event constructors when the float's binary value differs from
+    the decimal it prints as; pass the decimal as a string (or a Fraction) to mean the decimal.
+    Silence it with ``warnings.simplefilter("ignore", exactdp.FloatInputWarning)``."""

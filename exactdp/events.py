@@ -24,7 +24,7 @@ from typing import Iterable, Iterator, Optional, Sequence, Union
 
 from .errors import CostTooHigh, InvalidArgument
 from .numbers import ExpNum, RatExp, Root, fraction_str, parse_delta, parse_eps, parse_exp_eps, parse_int, parse_list
-from .numbers.parse import coprime_fraction, parse_rational
+from .numbers.parse import coprime_fraction, parse_rational, warn_float
 
 __all__ = [
     "Mechanism",
@@ -64,7 +64,9 @@ class Mechanism:
     integer as in Murtagh-Vadhan Definition 4.6).
 
     Guarantee: exact (fields are stored exactly; floats are converted with
-    ``Fraction(x)``).
+    ``Fraction(x)``). A float is its binary value: ``Mechanism(eps=0.05)`` is not
+    ``Mechanism(eps="0.05")`` (a :class:`~exactdp.errors.FloatInputWarning` says so when
+    the two differ); pass decimals as strings.
 
     Raises:
         InvalidArgument: eps < 0, exp_eps < 1, delta outside [0, 1), malformed
@@ -82,6 +84,8 @@ class Mechanism:
     __slots__ = ("_w", "_delta")
 
     def __init__(self, eps: object = None, delta: object = 0, *, exp_eps: object = None, w: Optional[ExpNum] = None):
+        for v, n in ((eps, "eps"), (exp_eps, "exp_eps"), (delta, "delta")):
+            warn_float(v, n)
         given = sum(x is not None for x in (eps, exp_eps, w))
         if given != 1:
             raise InvalidArgument("eps / exp_eps", "given exactly once per mechanism", f"{given} of them")

@@ -16,7 +16,8 @@ into one immutable tree, modelled on dp_accounting's ``DpEvent`` classes:
 * :class:`Composed` ``([(event, count), ...])``: the events in order, each ``count`` times
   (``10**6`` steps are one part, never a list).
 
-Every parameter is exact (a float becomes ``Fraction(x)``). The JSON form is versioned
+Every parameter is exact (a float becomes ``Fraction(x)``, its binary value: ``Gaussian(0.1)``
+is not ``Gaussian("0.1")``, and a :class:`~exactdp.errors.FloatInputWarning` says so). The JSON form is versioned
 (``"exactdp_event": 1``) and shares its ``mechanism`` and ``composition`` objects with
 :mod:`exactdp.events`, so any event tree round-trips exactly. The meaning of an event never
 changes: what is computed from it (the dominating pair per relation) is stated in
@@ -31,7 +32,7 @@ from typing import Iterable, Union
 
 from .errors import InvalidArgument
 from .events import JSON_VERSION, Composition, Mechanism, check_version
-from .numbers import fraction_str, parse_int, parse_positive, parse_rational
+from .numbers import fraction_str, parse_int, parse_positive, parse_rational, warn_float
 
 __all__ = [
     "Gaussian",
@@ -131,6 +132,8 @@ class Gaussian(_Event):
     _fields = ("sigma", "sensitivity")
 
     def __init__(self, sigma: object, sensitivity: object = 1):
+        warn_float(sigma, "sigma")
+        warn_float(sensitivity, "sensitivity")
         _set(self, sigma=parse_positive(sigma, "sigma"), sensitivity=parse_positive(sensitivity, "sensitivity"))
 
     @classmethod
@@ -153,6 +156,8 @@ class Laplace(_Event):
     _fields = ("b", "sensitivity")
 
     def __init__(self, b: object, sensitivity: object = 1):
+        warn_float(b, "b")
+        warn_float(sensitivity, "sensitivity")
         _set(self, b=parse_positive(b, "b"), sensitivity=parse_positive(sensitivity, "sensitivity"))
 
     @classmethod
@@ -178,6 +183,7 @@ class RandomizedResponse(_Event):
     _fields = ("noise_parameter", "num_buckets")
 
     def __init__(self, noise_parameter: object, num_buckets: object = 2):
+        warn_float(noise_parameter, "noise_parameter")
         p = parse_rational(noise_parameter, "noise_parameter")
         if not (0 < p <= 1):
             raise InvalidArgument("noise_parameter", "in (0, 1]", p)
@@ -207,6 +213,7 @@ class PoissonSampled(_Event):
     def __init__(self, event: object, sample_rate: object):
         if not isinstance(event, (Gaussian, Laplace, RandomizedResponse, Mechanism)):
             raise InvalidArgument("event", "a Gaussian, Laplace, RandomizedResponse or Mechanism to sample", event)
+        warn_float(sample_rate, "sample_rate")
         q = parse_rational(sample_rate, "sample_rate")
         if not (0 < q <= 1):
             raise InvalidArgument("sample_rate", "in (0, 1]", q)

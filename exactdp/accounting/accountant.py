@@ -183,6 +183,50 @@ class Accountant:
             raise InvalidArgument("delta", "in (0, 1)", x)
         return self._query(kind, x, digits, progress, h)
 
+    def curve(self, eps: object = None, *, digits: int = 3, delta_ref: object = Fraction(1, 10**5),
+              progress: Optional[Callable] = None):
+        """delta(eps) on a grid of ``eps`` as a :class:`~exactdp.accounting.curve.PrivacyCurve`,
+        every point an enclosure, all read from ONE composed lattice: the one :meth:`epsilon`
+        builds for ``digits`` digits at ``delta_ref`` (so the curve costs one query).
+
+        ``eps``: a sequence of rationals >= 0; default 41 points from 0 to twice the upper end
+        of epsilon(delta_ref) (rounded up to two significant digits).
+
+        Guarantee: enclosure at every point (certified). Raises: InvalidArgument (bad eps,
+        delta_ref or digits); CostTooHigh (the lattice, as :meth:`epsilon`).
+
+        Examples:
+            >>> from exactdp import Accountant, Gaussian
+            >>> c = Accountant().compose(Gaussian(2), count=4).curve(digits=2)
+            >>> len(c), c.delta_lower[0] <= c.delta_upper[0], c.delta_upper[-1] < c.delta_upper[0]
+            (41, True, True)
+        """
+        from .curve import PrivacyCurve
+
+        r = self.query("epsilon", delta_ref, digits, progress=progress)
+        if eps is None:
+            from ..numbers import fraction_to_decimal
+
+            top = 2 * r.value.upper if r.value.upper not in (0, math.inf) else Fraction(10)
+            top = Fraction(fraction_to_decimal(top, 2, "up"))  # two significant digits, rounded up
+            grid = [top * i / 40 for i in range(41)]
+        else:
+            if isinstance(eps, (str, bytes)) or not hasattr(eps, "__iter__"):
+                raise InvalidArgument("eps", "a sequence of rationals >= 0", eps)
+            grid = [parse_eps(e, f"eps[{i}]") for i, e in enumerate(eps)]
+        tol = _tolerance("epsilon", parse_delta(delta_ref, "delta_ref"), digits)
+        lows, highs = [], []
+        for x in grid:
+            lo_v, hi_v = Fraction(0), Fraction(0)
+            for dname in r.directions:
+                up, lo, _ = self._bounds(dname, r.h, r.fixed_bits, tol, progress)  # the cached lattice
+                a, b = _answer("delta", x, up, lo, r.fixed_bits)
+                lo_v, hi_v = max(lo_v, a), max(hi_v, b)
+            lows.append(lo_v)
+            highs.append(hi_v)
+        return PrivacyCurve(eps=tuple(grid), delta_lower=tuple(lows), delta_upper=tuple(highs),
+                            relation=self.relation, h=r.h, digits=digits)
+
     # -- the computation -----------------------------------------------------------------------
     def _directions(self) -> list[str]:
         if self.relation == "add_remove":

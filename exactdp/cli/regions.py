@@ -13,6 +13,7 @@ Presentation only (STYLE.md item 14): the library decides. Exit status 0, or 2 o
 from __future__ import annotations
 
 import functools
+from fractions import Fraction
 
 from ..errors import InvalidArgument
 from .common import MAX_DIGITS, add_mechanism_args, emit_json, mechanisms_from_args, positive_int, renamed, screen_numbers
@@ -23,7 +24,11 @@ PLOT_KINDS = ("region", "tradeoff", "bounds")
 #: library parameter -> the flag that carries it, for one-line errors that name what the user typed
 _FLAGS = {"eps": "--eps", "exp_eps": "--exp-eps", "delta": "--delta", "k": "-k", "alpha": "--alpha", "delta_g": "--delta-g",
           "eps_g": "--eps-g", "exp_eps_g": "--exp-eps-g", "sensitivity": "--sensitivity", "delta0": "--delta0",
-          "mu": "--gaussian"}
+          "mu": "--gaussian", "target_eps": "--eps-g", "steps": "-k", "sample_rate": "--sample-rate",
+          "tol": "--tol", "relation": "--relation"}
+
+#: relation names on the command line -> the library's
+_RELATIONS = {"add-remove": "add_remove", "replace-one": "replace_one", "remove": "remove", "add": "add"}
 
 
 def _flags(run):
@@ -80,14 +85,24 @@ def register(sub) -> None:
     p = sub.add_parser("calibrate", help="per-query eps0 and Gaussian sigma for k queries under (eps_g, delta_g)",
                        description="The largest per-query eps0 (exact inverse of OptComp, both ends certified) and the "
                                    "least Gaussian sigma (through Gaussian DP, certified) such that k queries meet "
-                                   "(eps_g, delta_g); Laplace, geometric and randomized-response parameters from eps0.")
+                                   "(eps_g, delta_g); Laplace, geometric and randomized-response parameters from eps0. With "
+                                   "--sample-rate (or another --relation) the least sigma of K Poisson-sampled "
+                                   "Gaussian steps (DP-SGD), certified by the accountant; sigma_certified is a sigma "
+                                   "whose certified eps_g is <= E.")
     g = p.add_mutually_exclusive_group(required=True)
     g.add_argument("--eps-g", metavar="E", help="total eps (rational >= 0)")
     g.add_argument("--exp-eps-g", metavar="T", help="total e^eps (rational >= 1)")
     p.add_argument("--delta-g", metavar="D", required=True, help="total delta, in [0, 1)")
-    p.add_argument("-k", type=positive_int("-k", 100_000), required=True, metavar="K", help="number of queries")
+    p.add_argument("-k", type=positive_int("-k", 100_000), required=True, metavar="K", help="number of queries (steps)")
     p.add_argument("--sensitivity", metavar="S", default="1", help="query sensitivity Delta > 0 (default 1)")
     p.add_argument("--delta0", metavar="D0", default="0", help="per-query delta, in [0, 1) (default 0)")
+    p.add_argument("--sample-rate", metavar="Q", help="Poisson sampling rate in (0, 1] (DP-SGD): the least Gaussian sigma "
+                                                      "is then certified by the accountant (the -k steps sampled at Q)")
+    p.add_argument("--relation", default="add-remove", choices=sorted(_RELATIONS), metavar="REL",
+                   help="neighbouring relation of the Gaussian sigma: add-remove (default), replace-one, remove, add")
+    p.add_argument("--tol", metavar="T", default="1e-4",
+                   help="relative tolerance of the certified sigma against the least sigma, in [1e-9, 1/2] (default 1e-4)")
+    p.add_argument("--no-progress", action="store_true", help="no progress line on stderr")
     p.add_argument("--paper", action="store_true", help="also KOV Corollary 4.1 and Theorems 4.2-4.3, with verdicts")
     p.add_argument("--digits", type=positive_int("--digits", 60), default=15, metavar="D",
                    help="significant digits of the enclosures, 1..60 (default 15)")
@@ -224,15 +239,31 @@ def run_bounds(args) -> int:
 
 @_flags
 def run_calibrate(args) -> int:
-    """Run ``exactdp calibrate``. Guarantee: enclosures with certified ends. Raises: as ``region``."""
+    """Run ``exactdp calibrate``. Guarantee: enclosures with certified ends; ``sigma_certified``
+    is certified feasible (rounded up). Raises: as ``region``; CostTooHigh for a sampled
+    calibration beyond the accountant's cost model."""
     from ..bounds import calibrate
 
     screen_numbers(args, {"eps_g": "--eps-g", "exp_eps_g": "--exp-eps-g", "delta_g": "--delta-g",
-                          "sensitivity": "--sensitivity", "delta0": "--delta0"})
+                          "sensitivity": "--sensitivity", "delta0": "--delta0", "sample_rate": "--sample-rate",
+                          "tol": "--tol"})
+    accounted = args.sample_rate is not None or args.relation != "add-remove"
+    if accounted:
+        _check_accounted(args)
     c = calibrate(args.eps_g, args.delta_g, args.k, exp_eps_g=args.exp_eps_g, sensitivity=args.sensitivity,
                   delta0=args.delta0, digits=args.digits, paper=args.paper)
+    sigma, least, cert = _certified_sigma(args, c) if accounted else \
+        (_round_up(c.gaussian_sigma, min(args.digits, 12)), c.gaussian_sigma, None)
     if args.json:
-        emit_json(c.to_dict(args.digits))
+        d = c.to_dict(args.digits)
+        if accounted:
+            del d["gaussian_mu"]  # the GDP mu of unsampled queries: not the sampled sigma's
+            d.update({"sample_rate": args.sample_rate, "relation": args.relation, "tol": args.tol})
+        d["gaussian_sigma"] = least.to_dict(args.digits)
+        d["sigma_certified"] = _decimal(sigma)
+        if cert is not None:
+            d["certificate"] = cert
+        emit_json(d)
         return 0
     d = args.digits
     print(f"budget: eps_g = {c.eps_g}, delta_g = {c.delta_g}; k = {c.k} queries of sensitivity {c.sensitivity}")
@@ -240,13 +271,87 @@ def run_calibrate(args) -> int:
     print(f"  Laplace scale b >= {_show(c.laplace_scale, d)}   (variance {_show(c.laplace_variance, d)})")
     print(f"  geometric alpha <= {_show(c.geometric_alpha, d)}   (integer queries, p(z) ~ alpha^|z|)")
     print(f"  randomized response: answer truthfully with probability <= {_show(c.rr_keep_probability, d)}")
-    print(f"least Gaussian sigma: {_show(c.gaussian_sigma, d)}   (mu-GDP with mu = {_show(c.gaussian_mu, d)})")
+    if accounted:
+        samp = f"Poisson-sampled at {args.sample_rate}, " if args.sample_rate is not None else ""
+        print(f"least Gaussian sigma ({samp}{args.relation}): {_show(least, d)}   (certified by the accountant)")
+    else:
+        print(f"least Gaussian sigma: {_show(c.gaussian_sigma, d)}   (mu-GDP with mu = {_show(c.gaussian_mu, d)})")
+    print(f"  certified sigma: {_decimal(sigma)}   (its certified eps_g <= {c.eps_g})")
     for p in c.paper:
         verdict = {True: "meets the budget", False: "DOES NOT meet the budget", None: "undecided"}[p.meets]
         rng = "" if p.in_range else " (budget outside the statement's range)"
         print(f"{p.statement}: {p.quantity} {_show(p.value, 8)}; exact {_show(p.exact, 8)}; "
               f"ratio {_show(p.ratio, 6)}; {verdict}{rng}")
     return 0
+
+
+def _check_accounted(args) -> None:
+    """Validate the sampled calibration's flags before any numeric work."""
+    from ..numbers.parse import parse_delta, parse_rational
+
+    if args.exp_eps_g is not None:
+        raise InvalidArgument("--exp-eps-g", "not given with --sample-rate or --relation (give --eps-g)", args.exp_eps_g)
+    if args.delta0 not in ("0", 0):
+        raise InvalidArgument("--delta0", "0 with --sample-rate or --relation (the Gaussian steps have no delta0)", args.delta0)
+    if args.sample_rate is not None:
+        q = parse_rational(args.sample_rate, "--sample-rate")
+        if not (0 < q <= 1):
+            raise InvalidArgument("--sample-rate", "in (0, 1]", args.sample_rate)
+    if parse_delta(args.delta_g, "--delta-g") <= 0:
+        raise InvalidArgument("--delta-g", "in (0, 1) for a Gaussian sigma", args.delta_g)
+    t = parse_rational(args.tol, "--tol")
+    if not (Fraction(1, 10**9) <= t <= Fraction(1, 2)):
+        raise InvalidArgument("--tol", "a relative tolerance in [1e-9, 1/2]", args.tol)
+
+
+def _certified_sigma(args, c):
+    """The accountant's certified sigma (sampled, or under another relation): (sigma, enclosure, certificate)."""
+    import sys
+    import time
+
+    from ..accounting import calibrate_sigma
+
+    show = not args.no_progress and sys.stderr.isatty()
+    t0 = time.monotonic()
+    ticks = [0]
+
+    def progress():
+        ticks[0] += 1
+        if show and time.monotonic() - t0 > 2:
+            sys.stderr.write(f"\rcalibrate: {ticks[0]} lattice products, {time.monotonic() - t0:.0f} s ")
+            sys.stderr.flush()
+
+    try:
+        r = calibrate_sigma(args.eps_g, args.delta_g, steps=args.k, sample_rate=args.sample_rate,
+                            relation=_RELATIONS[args.relation], sensitivity=args.sensitivity, tol=args.tol,
+                            progress=progress)
+    finally:
+        if show and time.monotonic() - t0 > 2:
+            sys.stderr.write("\n")
+    from ..numbers import fraction_str
+
+    cert = {"eps_g_at_sigma": r.eps_feasible.to_dict(args.digits),
+            "eps_g_at_lower": r.eps_infeasible.to_dict(args.digits) if r.eps_infeasible is not None else None,
+            "lattice_h": fraction_str(r.h), "digits": r.digits, "seconds": round(r.seconds, 3)}
+    return r.sigma, r.least_sigma, cert
+
+
+def _round_up(e, digits: int) -> Fraction:
+    """The upper end of ``e`` rounded up to ``digits`` significant digits (a short decimal >= it)."""
+    from ..numbers import fraction_to_decimal
+
+    if e.infinite:
+        return e.upper
+    return Fraction(fraction_to_decimal(e.upper, digits, "up"))
+
+
+def _decimal(x) -> str:
+    """``x`` (a short decimal Fraction) printed exactly, or ``inf``."""
+    from ..numbers import fraction_to_decimal
+
+    if not isinstance(x, Fraction):
+        return "inf"
+    return fraction_to_decimal(x, 40, "up")
 
 
 @_flags

@@ -12,6 +12,7 @@ still contains the true value.
 from __future__ import annotations
 
 import math
+import sys
 from fractions import Fraction
 from typing import TYPE_CHECKING, Callable, Iterator, Optional, Union
 
@@ -179,6 +180,33 @@ class Enclosure:
         if isinstance(self.lower, float) or isinstance(self.upper, float):
             return False
         return accurate(self.lower, self.upper, digits, floor=floor)
+
+    @property
+    def mid(self) -> End:
+        """The midpoint ``(lower + upper) / 2`` (the value itself when exact; the infinity when
+        infinite). Guarantee: exact midpoint of the ends; it is a point of the enclosure, not the
+        true value (use :attr:`upper` for a guarantee). Raises: nothing."""
+        if self.infinite:
+            return self.lower
+        return (self.lower + self.upper) / 2
+
+    def __float__(self) -> float:
+        """``float(e)``: the upper end rounded up to a float (``inf`` stays ``inf``).
+
+        The conservative choice for a privacy number: the float is ``>= upper >=`` the true
+        value, so ``float(eps_enclosure)`` is still a valid epsilon (and ``float`` of a delta a
+        valid delta). For the other end use ``float(e.lower)`` (rounded to nearest: not a bound)
+        or :attr:`lower` itself; :attr:`mid` is the midpoint.
+
+        Guarantee: upper bound (``float(e) >= e.upper``; the least such float, or ``inf`` when
+        the upper end is beyond the float range). Raises: nothing.
+
+        Examples:
+            >>> from fractions import Fraction
+            >>> float(Enclosure(0, Fraction(1, 10))) >= Fraction(1, 10), float(Enclosure.infinity())
+            (True, inf)
+        """
+        return _float_up(self.upper)
 
     def __iter__(self) -> Iterator[End]:
         yield self.lower
@@ -375,6 +403,19 @@ class Enclosure:
         if not exact_key:
             del d["exact"]
         return d
+
+
+def _float_up(x: End) -> float:
+    """The least float ``>= x`` (``inf`` beyond the float range)."""
+    if isinstance(x, float):
+        return x
+    try:
+        f = float(x)  # correctly rounded (to nearest)
+    except OverflowError:
+        return math.inf if x > 0 else -sys.float_info.max
+    if Fraction(f) < x:
+        f = math.nextafter(f, math.inf)
+    return f
 
 
 def _dec(x: End, digits: int, rounding: str) -> str:

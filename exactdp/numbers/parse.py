@@ -35,6 +35,7 @@ __all__ = [
     "MAX_NUMBER_DIGITS",
     "MAX_DECIMAL_EXPONENT",
     "parse_rational",
+    "warn_float",
     "parse_eps",
     "parse_exp_eps",
     "parse_delta",
@@ -207,6 +208,22 @@ def parse_rational(value: object, name: str, *, expected: str = "a rational numb
     if isinstance(value, str):
         return _parse_text(value, name, expected)
     raise InvalidArgument(name, expected, f"a value of type {tname}")
+
+
+def warn_float(value: object, name: str, stacklevel: int = 3) -> None:
+    """Warn (:class:`~exactdp.errors.FloatInputWarning`) when ``value`` is a float whose exact
+    binary value is not the decimal it prints as (``0.05``, ``0.1``; not ``0.5`` or ``8.0``).
+
+    Guarantee: exact decision (``Fraction(x) != Fraction(repr(x))``). Raises: nothing.
+    """
+    if isinstance(value, float) and math.isfinite(value) and Fraction(value) != Fraction(repr(value)):
+        import warnings
+
+        from ..errors import FloatInputWarning
+
+        warnings.warn(f"{name}={value!r} is a float: it is taken as its binary value {Fraction(value)}, not as "
+                      f"{Fraction(repr(value))}; pass {name}=\"{value!r}\" (a string) for the decimal",
+                      FloatInputWarning, stacklevel=stacklevel)
 
 
 def parse_eps(value: object, name: str = "eps") -> Fraction:
