@@ -30,7 +30,7 @@ from .._backend import workprec
 from ..errors import CostTooHigh, NotExact, PrecisionError
 from ..numbers import MAXPREC, Enclosure, ExpNum, arb_bounds, arb_of_fraction, digits_to_bits, log_sign_of_product
 from .base import Prepared
-from .costs import EVALS_DELTA, EVALS_OPTCOMP, MAX_SUM_EPS, Estimate, check_estimate
+from .costs import EVALS_DELTA, EVALS_OPTCOMP, MAX_SUM_EPS, Estimate, check_estimate, current_limits
 from .fields import ArbField, ExactField, FloatField
 from .inverse import Inverse, Target, eps_at_W, invert_certified, invert_exact, invert_float
 from .results import DeltaResult, EpsResult
@@ -85,16 +85,9 @@ class Engine:
             g = "exact" if inv.exact_answer else self.guarantee
             return EpsResult(value=inv.value, exp_exact=inv.exp_exact, engine=self.name, method=prep.method, guarantee=g,
                              prec=None, k=prep.k)
-        if prep.ln_W > MAX_SUM_EPS and not _eps_g_fits(prep, target):
-            if prep.struct.method in ("windowed", "windowed-groups"):
-                from .inverse import locate
-
-                L = locate(prep.struct, target.log_float() + prep.log_Z, prep.ln_W)
-                raise CostTooHigh(
-                    "eps", f"OptComp of these {prep.k} mechanisms is about eps_g = {L:.3g}, over the limit {MAX_SUM_EPS:.0e} "
-                           f"(t = e^eps_g would have about {L / math.log(2):.3g} bits); such a composition is not private "
-                           "at any useful level (delta_g at a given eps_g is still computed by composed_delta)",
-                    estimate=L, limit=MAX_SUM_EPS, alternative="composed_delta (delta_g at a given eps_g)")
+        if prep.ln_W > MAX_SUM_EPS and prep.struct.method in HUGE_T_METHODS:
+            _check_huge_answer(prep, target)
+        elif prep.ln_W > MAX_SUM_EPS:
             raise CostTooHigh(
                 "eps", f"sum of eps_i = {prep.ln_W:.3g} is refused for OptComp (limit {MAX_SUM_EPS:.0e}): the search runs "
                        f"over t = e^eps_g, a rational of up to {prep.ln_W / math.log(2):.3g} bits; such mechanisms are not "
@@ -111,16 +104,42 @@ class Engine:
                          prec=inv.prec, k=prep.k)
 
 
-def _eps_g_fits(prep: Prepared, target: Target) -> bool:
-    """Does OptComp's answer itself stay within ``MAX_SUM_EPS`` (so ``t = e^eps_g`` has at
-    most about 1.4e5 bits) though ``sum eps_i`` does not? Asked of the windowed kernels only
-    (k = 10^9 mechanisms of eps = 0.01 sum to 10^7, their OptComp at 1e-6 is about 5e4),
-    from the float search; other kernels keep the ``sum eps_i`` limit."""
-    if getattr(prep.struct, "method", None) not in ("windowed", "windowed-groups"):
-        return False
+#: Kernels whose evaluation at ``t = e^eps_g`` costs the same however many bits ``t`` has
+#: (their terms are balls; ``t`` enters as one ball): OptComp is limited for them only by the
+#: size of the answer's ``t`` itself, not by ``sum eps_i``.
+HUGE_T_METHODS = ("homogeneous", "windowed", "windowed-groups", "mitm")
+#: The Newton iterate and the certificate's ends are rationals ``t`` of about
+#: ``eps_g / ln 2`` bits: measured (2 shared cores), 10^9 mechanisms of eps = 1 at delta_g
+#: 1e-5 (eps_g = 4.6e8, t of 6.7e8 bits) take 7 s and 480 MB, 10^8 (4.6e7) 0.7 s.
+HUGE_T_SECONDS_PER_BIT = 1.2e-8
+HUGE_T_BYTES_PER_BIT = 0.75
+
+
+def _huge_t_estimate(eps_g: float) -> Estimate:
+    bits = eps_g / math.log(2)
+    return Estimate(0.05 + HUGE_T_SECONDS_PER_BIT * bits, HUGE_T_BYTES_PER_BIT * bits)
+
+
+def _check_huge_answer(prep: Prepared, target: Target) -> None:
+    """Refuse OptComp, before any work, when the answer's ``t = e^eps_g`` (located by the
+    float search) would cost more than the limits in force: the iterate is a rational of
+    about ``eps_g / ln 2`` bits (a huge eps_g is represented exactly; only its size refuses).
+
+    Raises:
+        CostTooHigh: with the located eps_g, the estimate and the alternative.
+    """
     from .inverse import locate
 
-    return locate(prep.struct, target.log_float() + prep.log_Z, prep.ln_W) <= MAX_SUM_EPS
+    L = prep.ln_W  # eps_g <= sum eps_i: an upper bound, used when it fits or the search fails
+    est = _huge_t_estimate(L)
+    sec, mem = current_limits()
+    if not (est.seconds <= sec and est.bytes <= mem):
+        found = locate(prep.struct, target.log_float() + prep.log_Z, prep.ln_W)
+        if math.isfinite(found) and 0 < found <= L:
+            L = found
+    bits = L / math.log(2)
+    check_estimate(_huge_t_estimate(L), "eps", f"OptComp of these {prep.k} mechanisms, about eps_g = {L:.3g} "
+                   f"(t = e^eps_g a rational of about {bits:.3g} bits)", "composed_delta (delta_g at a given eps_g)")
 
 
 class ExactEngine(Engine):
