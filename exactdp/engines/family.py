@@ -28,11 +28,20 @@ from typing import Optional
 
 from .._backend import workprec
 from ..errors import CostTooHigh, NotExact, PrecisionError
-from ..numbers import MAXPREC, Enclosure, ExpNum, arb_bounds, arb_of_fraction, digits_to_bits, log_sign_of_product
+from ..numbers import (
+    MAXPREC,
+    Enclosure,
+    ExpNum,
+    arb_bounds,
+    arb_of_fraction,
+    digits_to_bits,
+    log_sign_of_product,
+    refine,
+)
 from .base import Prepared
 from .costs import EVALS_DELTA, EVALS_OPTCOMP, MAX_SUM_EPS, Estimate, check_estimate, current_limits
 from .fields import ArbField, ExactField, FloatField
-from .inverse import Inverse, Target, eps_at_W, invert_certified, invert_exact, invert_float
+from .inverse import BallP, Inverse, Target, eps_at_W, invert_certified, invert_exact, invert_float
 from .results import DeltaResult, EpsResult
 
 __all__ = ["Engine", "ExactEngine", "CertifiedEngine", "FloatEngine", "ENGINE_TIERS"]
@@ -75,7 +84,8 @@ class Engine:
         """OptComp at ``delta_g``; the common cases (infinite, ``eps_g = sum eps_i``) are decided
         exactly here, the rest by the engine's inverse."""
         P = prep.P
-        if dg < 1 - P:
+        below = Target(P, dg).sign() < 0 if isinstance(P, BallP) else dg < 1 - P
+        if below:
             return EpsResult(value=Enclosure.infinity(), exp_exact=None, engine=self.name, method=prep.method,
                              guarantee=self.guarantee, prec=None, k=prep.k)
         self.check_cost(prep, digits, prec, EVALS_OPTCOMP)
@@ -150,6 +160,8 @@ class ExactEngine(Engine):
 
     def delta(self, prep: Prepared, t_num: ExpNum, *, digits: int, prec: Optional[int] = None) -> DeltaResult:
         prep.check_exact()
+        if prep.P_refusal is not None:
+            raise prep.P_refusal
         if t_num.exact() is None:
             raise NotExact("eps_g / exp_eps_g", "exactly representable for the exact engine: e^eps_g must be rational",
                            repr(t_num), hint="give exp_eps_g as a rational, or use engine='certified'")
@@ -166,6 +178,8 @@ class ExactEngine(Engine):
 
     def epsilon(self, prep: Prepared, dg: Fraction, *, digits: int, prec: Optional[int] = None) -> EpsResult:
         prep.check_exact()  # refuses irrational e^eps with NotExact, before any work
+        if prep.P_refusal is not None:
+            raise prep.P_refusal
         return super().epsilon(prep, dg, digits=digits, prec=prec)
 
     def _invert(self, prep: Prepared, target: Target, *, digits: int, prec: Optional[int]) -> Inverse:
@@ -185,10 +199,16 @@ def _delta_balls(prep: Prepared, t_num: ExpNum, digits: int, prec: Optional[int]
     does an absolute width ``10^-(2 digits)`` end the refinement.
     """
     P = prep.P
-    floor = 1 - P
     s = log_sign_of_product([(t_num, 1)] + [(w, -n) for w, n in prep.W_groups()])
-    if s is not None and s >= 0:
-        return Enclosure.point(floor), 0, True
+    if isinstance(P, BallP):
+        if s is not None and s >= 0:
+            # delta_g = 1 - P, known as balls only: to the digits asked
+            return _one_minus_P(P, digits)
+        if s is None:
+            raise PrecisionError("e^eps_g is a Computable and prod(1 - delta_i) is known as balls only: give eps_g "
+                                 "as a rational, or deltas with smaller denominators")
+    elif s is not None and s >= 0:
+        return Enclosure.point(1 - P), 0, True
     if hasattr(prep, "comp"):
         ENGINE_TIERS["certified"].check_cost(prep, digits, prec, EVALS_DELTA)
     cur = prec if prec is not None else max(64, digits_to_bits(digits) + 28)
@@ -196,7 +216,13 @@ def _delta_balls(prep: Prepared, t_num: ExpNum, digits: int, prec: Optional[int]
         with workprec(cur):
             f = field_cls(cur)
             S, _ = prep.struct.evaluate(f, t_num)
-            d = arb_of_fraction(floor) + arb_of_fraction(P) * (S / prep.Z(f))
+            if isinstance(P, BallP):
+                floor_b, P_b = P.one_minus(cur), P.arb(cur)
+                floor = arb_bounds(floor_b)[0]  # a lower bound of 1 - P
+            else:
+                floor = 1 - P
+                floor_b, P_b = arb_of_fraction(floor), arb_of_fraction(P)
+            d = floor_b + P_b * (S / prep.Z(f))
             gap = None
             if d.is_finite() and d.rad() < 1:  # delta_g is in [0, 1]: a wider ball says nothing
                 lo, hi = arb_bounds(d)
@@ -216,6 +242,23 @@ def _delta_balls(prep: Prepared, t_num: ExpNum, digits: int, prec: Optional[int]
         if cur >= MAXPREC:
             raise PrecisionError(f"no convergence to {digits} digits (maxprec={MAXPREC} bits)")
         cur = min(cur + max(int(gap) + 16, 32) if gap is not None else 2 * cur, MAXPREC)
+
+
+def _one_minus_P(P: BallP, digits: int) -> tuple[Enclosure, int, bool]:
+    """``(1 - P to digits significant digits, the precision, False)`` (the result of
+    :func:`_delta_balls` where ``delta_g = 1 - P``). Guarantee: enclosure. Raises:
+    PrecisionError (not accurate by ``MAXPREC`` bits; ``1 - P > 0`` has no such case short of
+    underflow)."""
+
+    def step(prec: int) -> Optional[tuple[Enclosure, int, bool]]:
+        with workprec(prec):
+            v = P.one_minus(prec)
+            if not v.is_finite():
+                return None
+            enc = Enclosure.from_arb(v)
+        return (enc, prec, False) if enc.accurate(digits) else None
+
+    return refine(step, digits=digits, what=f"1 - prod(1 - delta_i) to {digits} digits")
 
 
 class CertifiedEngine(Engine):
