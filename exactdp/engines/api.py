@@ -69,7 +69,7 @@ def resolve_engine(engine: str, prep: Prepared, t_num: Optional[ExpNum] = None, 
     Guarantee: exact. Raises: InvalidArgument."""
     parse_choice(engine, "engine", ENGINES)
     if engine == "auto":
-        exact = prep.all_exact() and (t_num is None or t_num.exact() is not None) and prep.P_refusal is None
+        exact = prep.all_exact() and (t_num is None or t_num.exact() is not None) and getattr(prep, "P_refusal", None) is None
         engine = "exact" if exact else "certified"
         if exact and evals is not None:
             # exact rationals can outgrow balls by far (k = 10^5 rational e^eps): when the

@@ -152,6 +152,18 @@ def _check_huge_answer(prep: Prepared, target: Target) -> None:
                    f"(t = e^eps_g a rational of about {bits:.3g} bits)", "composed_delta (delta_g at a given eps_g)")
 
 
+def _check_exact_P(prep) -> None:
+    """Raise the refusal of an exact ``P`` too large (kept by :class:`Prepared` when it took
+    ``P`` as balls); other problems (the approximation's lattices) carry an exact ``P``.
+
+    Raises:
+        CostTooHigh: the exact product's estimate, as ``Composition.delta_product`` raised it.
+    """
+    refusal = getattr(prep, "P_refusal", None)
+    if refusal is not None:
+        raise refusal
+
+
 class ExactEngine(Engine):
     """Exact rational arithmetic (gmpy2 ``mpq``). Guarantee: exact."""
 
@@ -160,8 +172,7 @@ class ExactEngine(Engine):
 
     def delta(self, prep: Prepared, t_num: ExpNum, *, digits: int, prec: Optional[int] = None) -> DeltaResult:
         prep.check_exact()
-        if prep.P_refusal is not None:
-            raise prep.P_refusal
+        _check_exact_P(prep)
         if t_num.exact() is None:
             raise NotExact("eps_g / exp_eps_g", "exactly representable for the exact engine: e^eps_g must be rational",
                            repr(t_num), hint="give exp_eps_g as a rational, or use engine='certified'")
@@ -178,8 +189,7 @@ class ExactEngine(Engine):
 
     def epsilon(self, prep: Prepared, dg: Fraction, *, digits: int, prec: Optional[int] = None) -> EpsResult:
         prep.check_exact()  # refuses irrational e^eps with NotExact, before any work
-        if prep.P_refusal is not None:
-            raise prep.P_refusal
+        _check_exact_P(prep)
         return super().epsilon(prep, dg, digits=digits, prec=prec)
 
     def _invert(self, prep: Prepared, target: Target, *, digits: int, prec: Optional[int]) -> Inverse:
