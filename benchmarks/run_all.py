@@ -15,7 +15,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 SCRIPTS = ["bench_startup.py", "bench_optcomp.py", "bench_approx.py", "bench_reductions.py", "bench_regions.py",
            "bench_interactive.py", "bench_gdp.py", "bench_peers.py", "bench_scale.py", "bench_balllattice.py",
-           "bench_groups.py", "bench_mitm.py", "bench_auto.py", "bench_accounting.py"]
+           "bench_groups.py", "bench_mitm.py", "bench_auto.py", "bench_accounting.py", "bench_hetero.py"]
 
 
 def main() -> int:

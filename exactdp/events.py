@@ -369,6 +369,39 @@ class Composition:
         object.__setattr__(self, "_P", P)
         return P
 
+    def delta_product_balls(self, prec: int) -> tuple:
+        """``(P, 1 - P)`` as Arb balls, ``P = prod (1 - delta_i)``, each with about ``prec``
+        bits of relative accuracy, at any number of mechanisms: from
+        ``L = sum_d n_d log1p(-d)`` (one ``log1p`` per distinct delta, times its count, at
+        ``prec + log2 k + 32`` bits), ``P = exp(L)`` and ``1 - P = -expm1(L)`` (no cancellation
+        when ``P`` is near 1). 10^9 mechanisms of delta = 1e-8, whose exact product would have
+        5.4e10 bits, take microseconds.
+
+        Guarantee: enclosure (both balls contain the exact values). Raises: nothing.
+
+        Examples:
+            >>> import math
+            >>> p, q = mechanisms(eps="0.1", delta="1e-8", k=10**9).delta_product_balls(64)
+            >>> P = math.exp(10**9 * math.log1p(-1e-8))   # (1 - 1e-8)^(10^9), about e^-10
+            >>> abs(float(p.mid()) / P - 1) < 1e-12, abs(float(q.mid()) - (1 - P)) < 1e-15
+            (True, True)
+        """
+        from ._backend import arb, workprec
+        from .numbers import arb_of_fraction
+
+        by_delta: dict = {}
+        for m, n in self.groups():
+            if m.delta:
+                by_delta[m.delta] = by_delta.get(m.delta, 0) + n
+        if any(d == 1 for d in by_delta):
+            return arb(0), arb(1)
+        wp = int(prec) + self._k.bit_length() + 32
+        with workprec(wp):
+            L = arb(0)
+            for d, n in by_delta.items():
+                L += n * (-arb_of_fraction(d)).log1p()
+            return L.exp(), -L.expm1()
+
     def describe(self) -> str:
         """A short human description (``"10 x Mechanism(eps=1/10, delta=0)"``). Raises: nothing."""
         gs = self.groups()

@@ -69,7 +69,7 @@ def resolve_engine(engine: str, prep: Prepared, t_num: Optional[ExpNum] = None, 
     Guarantee: exact. Raises: InvalidArgument."""
     parse_choice(engine, "engine", ENGINES)
     if engine == "auto":
-        exact = prep.all_exact() and (t_num is None or t_num.exact() is not None)
+        exact = prep.all_exact() and (t_num is None or t_num.exact() is not None) and getattr(prep, "P_refusal", None) is None
         engine = "exact" if exact else "certified"
         if exact and evals is not None:
             # exact rationals can outgrow balls by far (k = 10^5 rational e^eps): when the
@@ -145,7 +145,7 @@ def composed_delta(
     prec = check_prec(prec)
     t_num = eps_g_number(eps_g, exp_eps_g)
     scheduler, workers = check_dask(scheduler, workers)
-    prep = Prepared(as_composition(mechanisms), method, exact_first=engine in ("auto", "exact"))
+    prep = Prepared(as_composition(mechanisms), method, exact_first=engine in ("auto", "exact"), p_balls=True)
     eng = resolve_engine(engine, prep, t_num, evals=1, digits=digits)
     with distributed(prep.struct, scheduler, workers):
         return eng.delta(prep, t_num, digits=digits, prec=prec)
@@ -196,7 +196,7 @@ def optcomp(
     prec = check_prec(prec)
     dg = parse_delta(delta_g, "delta_g")
     scheduler, workers = check_dask(scheduler, workers)
-    prep = Prepared(as_composition(mechanisms), method, exact_first=engine in ("auto", "exact"))
+    prep = Prepared(as_composition(mechanisms), method, exact_first=engine in ("auto", "exact"), p_balls=True)
     eng = resolve_engine(engine, prep, evals=EVALS_OPTCOMP, digits=digits)
     with distributed(prep.struct, scheduler, workers):
         return eng.epsilon(prep, dg, digits=digits, prec=prec)

@@ -92,9 +92,7 @@ import math
 from fractions import Fraction
 from typing import Optional, Sequence
 
-import numpy as np
-
-from .._backend import arb, arb_poly, fmpz_poly, workprec
+from .._backend import arb, arb_poly, fmpz_poly, np, workprec
 from ..errors import CostTooHigh
 from ..numbers import ExpNum
 from .costs import ALLOC_SLACK, EVALS_DELTA, Estimate, count_text

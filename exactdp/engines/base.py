@@ -14,10 +14,12 @@ import math
 from fractions import Fraction
 from typing import Optional, Sequence
 
+from ..errors import CostTooHigh
 from ..events import Composition
 from ..numbers import ExpNum
 from .choose import choose_structure
 from .fields import ExactField, Field
+from .inverse import BallP
 from .structure import Structure
 
 __all__ = ["Prepared", "merge_by_w"]
@@ -57,14 +59,23 @@ class Prepared:
     """
 
     def __init__(self, comp: Composition, method: str = "auto", *, struct: Optional[Structure] = None,
-                 exact_first: bool = True):
+                 exact_first: bool = True, p_balls: bool = False):
         self.comp = comp
         self.k = comp.k
         self.groups = merge_by_w(comp)
         if struct is None:
             struct = choose_structure(None, method, groups=self.groups, exact_first=exact_first)
         self.struct = struct
-        self.P = comp.delta_product  # after the kernel's refusal (both are estimated before any work)
+        # P after the kernel's refusal (both are estimated before any work); with p_balls, a
+        # P too large as a rational is kept as balls (BallP) for the ball engines, and its
+        # refusal for the exact engine (P_refusal)
+        self.P_refusal: Optional[CostTooHigh] = None
+        try:
+            self.P: "Fraction | BallP" = comp.delta_product
+        except CostTooHigh as e:
+            if not p_balls:
+                raise
+            self.P, self.P_refusal = BallP(comp), e
         self._Z: dict = {}
         self.ln_W = math.fsum(n * w.flog() for w, n in self.groups)
         self.log_Z = math.fsum(n * _log1p_exp(w.flog()) for w, n in self.groups)

@@ -71,7 +71,9 @@ __all__ = [
 #: Explicit requests above these sizes are refused (CostTooHigh) with the estimate.
 MAX_BRUTE_K = 26
 MAX_LATTICE_A = 20_000_000
-#: OptComp refuses sum(eps_i) above this (its search is over t = e^eps_g as a rational).
+#: OptComp refuses sum(eps_i) above this for the kernels whose evaluation grows with the
+#: size of t = e^eps_g (the lattice kernels, grouped, brute); the others are limited by the
+#: size of the answer only (``engines.family.HUGE_T_METHODS``).
 MAX_SUM_EPS = 100_000
 
 #: Theorem 1.7 and the sandwich: largest lattice degree A = sum a_i accepted.

@@ -28,11 +28,20 @@ from typing import Optional
 
 from .._backend import workprec
 from ..errors import CostTooHigh, NotExact, PrecisionError
-from ..numbers import MAXPREC, Enclosure, ExpNum, arb_bounds, arb_of_fraction, digits_to_bits, log_sign_of_product
+from ..numbers import (
+    MAXPREC,
+    Enclosure,
+    ExpNum,
+    arb_bounds,
+    arb_of_fraction,
+    digits_to_bits,
+    log_sign_of_product,
+    refine,
+)
 from .base import Prepared
-from .costs import EVALS_DELTA, EVALS_OPTCOMP, MAX_SUM_EPS, Estimate, check_estimate
+from .costs import EVALS_DELTA, EVALS_OPTCOMP, MAX_SUM_EPS, Estimate, check_estimate, current_limits
 from .fields import ArbField, ExactField, FloatField
-from .inverse import Inverse, Target, eps_at_W, invert_certified, invert_exact, invert_float
+from .inverse import BallP, Inverse, Target, eps_at_W, invert_certified, invert_exact, invert_float
 from .results import DeltaResult, EpsResult
 
 __all__ = ["Engine", "ExactEngine", "CertifiedEngine", "FloatEngine", "ENGINE_TIERS"]
@@ -75,7 +84,8 @@ class Engine:
         """OptComp at ``delta_g``; the common cases (infinite, ``eps_g = sum eps_i``) are decided
         exactly here, the rest by the engine's inverse."""
         P = prep.P
-        if dg < 1 - P:
+        below = Target(P, dg).sign() < 0 if isinstance(P, BallP) else dg < 1 - P
+        if below:
             return EpsResult(value=Enclosure.infinity(), exp_exact=None, engine=self.name, method=prep.method,
                              guarantee=self.guarantee, prec=None, k=prep.k)
         self.check_cost(prep, digits, prec, EVALS_OPTCOMP)
@@ -85,16 +95,9 @@ class Engine:
             g = "exact" if inv.exact_answer else self.guarantee
             return EpsResult(value=inv.value, exp_exact=inv.exp_exact, engine=self.name, method=prep.method, guarantee=g,
                              prec=None, k=prep.k)
-        if prep.ln_W > MAX_SUM_EPS and not _eps_g_fits(prep, target):
-            if prep.struct.method in ("windowed", "windowed-groups"):
-                from .inverse import locate
-
-                L = locate(prep.struct, target.log_float() + prep.log_Z, prep.ln_W)
-                raise CostTooHigh(
-                    "eps", f"OptComp of these {prep.k} mechanisms is about eps_g = {L:.3g}, over the limit {MAX_SUM_EPS:.0e} "
-                           f"(t = e^eps_g would have about {L / math.log(2):.3g} bits); such a composition is not private "
-                           "at any useful level (delta_g at a given eps_g is still computed by composed_delta)",
-                    estimate=L, limit=MAX_SUM_EPS, alternative="composed_delta (delta_g at a given eps_g)")
+        if prep.ln_W > MAX_SUM_EPS and prep.struct.method in HUGE_T_METHODS:
+            _check_huge_answer(prep, target)
+        elif prep.ln_W > MAX_SUM_EPS:
             raise CostTooHigh(
                 "eps", f"sum of eps_i = {prep.ln_W:.3g} is refused for OptComp (limit {MAX_SUM_EPS:.0e}): the search runs "
                        f"over t = e^eps_g, a rational of up to {prep.ln_W / math.log(2):.3g} bits; such mechanisms are not "
@@ -111,16 +114,54 @@ class Engine:
                          prec=inv.prec, k=prep.k)
 
 
-def _eps_g_fits(prep: Prepared, target: Target) -> bool:
-    """Does OptComp's answer itself stay within ``MAX_SUM_EPS`` (so ``t = e^eps_g`` has at
-    most about 1.4e5 bits) though ``sum eps_i`` does not? Asked of the windowed kernels only
-    (k = 10^9 mechanisms of eps = 0.01 sum to 10^7, their OptComp at 1e-6 is about 5e4),
-    from the float search; other kernels keep the ``sum eps_i`` limit."""
-    if getattr(prep.struct, "method", None) not in ("windowed", "windowed-groups"):
-        return False
+#: Kernels whose evaluation at ``t = e^eps_g`` costs the same however many bits ``t`` has
+#: (their terms are balls; ``t`` enters as one ball): OptComp is limited for them only by the
+#: size of the answer's ``t`` itself, not by ``sum eps_i``.
+HUGE_T_METHODS = ("homogeneous", "windowed", "windowed-groups", "mitm")
+#: The Newton iterate and the certificate's ends are rationals ``t`` of about
+#: ``eps_g / ln 2`` bits: measured (2 shared cores), 10^9 mechanisms of eps = 1 at delta_g
+#: 1e-5 (eps_g = 4.6e8, t of 6.7e8 bits) take 7 s and 480 MB, 10^8 (4.6e7) 0.7 s.
+HUGE_T_SECONDS_PER_BIT = 1.2e-8
+HUGE_T_BYTES_PER_BIT = 0.75
+
+
+def _huge_t_estimate(eps_g: float) -> Estimate:
+    bits = eps_g / math.log(2)
+    return Estimate(0.05 + HUGE_T_SECONDS_PER_BIT * bits, HUGE_T_BYTES_PER_BIT * bits)
+
+
+def _check_huge_answer(prep: Prepared, target: Target) -> None:
+    """Refuse OptComp, before any work, when the answer's ``t = e^eps_g`` (located by the
+    float search) would cost more than the limits in force: the iterate is a rational of
+    about ``eps_g / ln 2`` bits (a huge eps_g is represented exactly; only its size refuses).
+
+    Raises:
+        CostTooHigh: with the located eps_g, the estimate and the alternative.
+    """
     from .inverse import locate
 
-    return locate(prep.struct, target.log_float() + prep.log_Z, prep.ln_W) <= MAX_SUM_EPS
+    L = prep.ln_W  # eps_g <= sum eps_i: an upper bound, used when it fits or the search fails
+    est = _huge_t_estimate(L)
+    sec, mem = current_limits()
+    if not (est.seconds <= sec and est.bytes <= mem):
+        found = locate(prep.struct, target.log_float() + prep.log_Z, prep.ln_W)
+        if math.isfinite(found) and 0 < found <= L:
+            L = found
+    bits = L / math.log(2)
+    check_estimate(_huge_t_estimate(L), "eps", f"OptComp of these {prep.k} mechanisms, about eps_g = {L:.3g} "
+                   f"(t = e^eps_g a rational of about {bits:.3g} bits)", "composed_delta (delta_g at a given eps_g)")
+
+
+def _check_exact_P(prep) -> None:
+    """Raise the refusal of an exact ``P`` too large (kept by :class:`Prepared` when it took
+    ``P`` as balls); other problems (the approximation's lattices) carry an exact ``P``.
+
+    Raises:
+        CostTooHigh: the exact product's estimate, as ``Composition.delta_product`` raised it.
+    """
+    refusal = getattr(prep, "P_refusal", None)
+    if refusal is not None:
+        raise refusal
 
 
 class ExactEngine(Engine):
@@ -131,6 +172,7 @@ class ExactEngine(Engine):
 
     def delta(self, prep: Prepared, t_num: ExpNum, *, digits: int, prec: Optional[int] = None) -> DeltaResult:
         prep.check_exact()
+        _check_exact_P(prep)
         if t_num.exact() is None:
             raise NotExact("eps_g / exp_eps_g", "exactly representable for the exact engine: e^eps_g must be rational",
                            repr(t_num), hint="give exp_eps_g as a rational, or use engine='certified'")
@@ -147,6 +189,7 @@ class ExactEngine(Engine):
 
     def epsilon(self, prep: Prepared, dg: Fraction, *, digits: int, prec: Optional[int] = None) -> EpsResult:
         prep.check_exact()  # refuses irrational e^eps with NotExact, before any work
+        _check_exact_P(prep)
         return super().epsilon(prep, dg, digits=digits, prec=prec)
 
     def _invert(self, prep: Prepared, target: Target, *, digits: int, prec: Optional[int]) -> Inverse:
@@ -166,10 +209,16 @@ def _delta_balls(prep: Prepared, t_num: ExpNum, digits: int, prec: Optional[int]
     does an absolute width ``10^-(2 digits)`` end the refinement.
     """
     P = prep.P
-    floor = 1 - P
     s = log_sign_of_product([(t_num, 1)] + [(w, -n) for w, n in prep.W_groups()])
-    if s is not None and s >= 0:
-        return Enclosure.point(floor), 0, True
+    if isinstance(P, BallP):
+        if s is not None and s >= 0:
+            # delta_g = 1 - P, known as balls only: to the digits asked
+            return _one_minus_P(P, digits)
+        if s is None:
+            raise PrecisionError("e^eps_g is a Computable and prod(1 - delta_i) is known as balls only: give eps_g "
+                                 "as a rational, or deltas with smaller denominators")
+    elif s is not None and s >= 0:
+        return Enclosure.point(1 - P), 0, True
     if hasattr(prep, "comp"):
         ENGINE_TIERS["certified"].check_cost(prep, digits, prec, EVALS_DELTA)
     cur = prec if prec is not None else max(64, digits_to_bits(digits) + 28)
@@ -177,7 +226,13 @@ def _delta_balls(prep: Prepared, t_num: ExpNum, digits: int, prec: Optional[int]
         with workprec(cur):
             f = field_cls(cur)
             S, _ = prep.struct.evaluate(f, t_num)
-            d = arb_of_fraction(floor) + arb_of_fraction(P) * (S / prep.Z(f))
+            if isinstance(P, BallP):
+                floor_b, P_b = P.one_minus(cur), P.arb(cur)
+                floor = arb_bounds(floor_b)[0]  # a lower bound of 1 - P
+            else:
+                floor = 1 - P
+                floor_b, P_b = arb_of_fraction(floor), arb_of_fraction(P)
+            d = floor_b + P_b * (S / prep.Z(f))
             gap = None
             if d.is_finite() and d.rad() < 1:  # delta_g is in [0, 1]: a wider ball says nothing
                 lo, hi = arb_bounds(d)
@@ -197,6 +252,23 @@ def _delta_balls(prep: Prepared, t_num: ExpNum, digits: int, prec: Optional[int]
         if cur >= MAXPREC:
             raise PrecisionError(f"no convergence to {digits} digits (maxprec={MAXPREC} bits)")
         cur = min(cur + max(int(gap) + 16, 32) if gap is not None else 2 * cur, MAXPREC)
+
+
+def _one_minus_P(P: BallP, digits: int) -> tuple[Enclosure, int, bool]:
+    """``(1 - P to digits significant digits, the precision, False)`` (the result of
+    :func:`_delta_balls` where ``delta_g = 1 - P``). Guarantee: enclosure. Raises:
+    PrecisionError (not accurate by ``MAXPREC`` bits; ``1 - P > 0`` has no such case short of
+    underflow)."""
+
+    def step(prec: int) -> Optional[tuple[Enclosure, int, bool]]:
+        with workprec(prec):
+            v = P.one_minus(prec)
+            if not v.is_finite():
+                return None
+            enc = Enclosure.from_arb(v)
+        return (enc, prec, False) if enc.accurate(digits) else None
+
+    return refine(step, digits=digits, what=f"1 - prod(1 - delta_i) to {digits} digits")
 
 
 class CertifiedEngine(Engine):

@@ -19,7 +19,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Optional, Sequence
 
-from .._backend import arb, arb_poly, fmpq, fmpz_poly, mpq, workprec
+from .. import _backend as _b
+from .._backend import arb, arb_poly, fmpq, fmpz_poly, workprec
 from ..errors import NotExact
 from ..numbers import ExpNum, arb_of_fraction
 
@@ -70,22 +71,22 @@ class ExactField(Field):
                 repr(x),
                 hint="give exp_eps as a rational, or use engine='certified'",
             )
-        return mpq(v.numerator, v.denominator)
+        return _b.mpq(v.numerator, v.denominator)
 
     def rational(self, q: Fraction):
-        return mpq(q.numerator, q.denominator)
+        return _b.mpq(q.numerator, q.denominator)
 
     def pos(self, x):
-        return x if x > 0 else mpq(0)
+        return x if x > 0 else _b.mpq(0)
 
     def sign(self, x) -> int:
         return (x > 0) - (x < 0)
 
     def polyval(self, coeffs: Sequence[int], x):
         if not coeffs:
-            return mpq(0)
+            return _b.mpq(0)
         v = fmpz_poly(list(coeffs))(fmpq(int(x.numerator), int(x.denominator)))
-        return mpq(int(v.p), int(v.q))
+        return _b.mpq(int(v.p), int(v.q))
 
     def to_float(self, x) -> float:
         return float(x)

@@ -13,8 +13,7 @@ import math
 from fractions import Fraction
 from typing import Sequence
 
-import numpy as np
-
+from .._backend import np
 from ..numbers import ExpNum, RatExp, log_sign_of_product
 from .costs import ALLOC_SLACK, Estimate, elem_bytes, fmt, magnitude_bits, value_bits
 from .fields import Field

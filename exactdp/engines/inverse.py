@@ -44,12 +44,23 @@ from typing import NamedTuple, Optional, Sequence
 
 from .._backend import arb, workprec
 from ..errors import PrecisionError
-from ..numbers import MAXPREC, Enclosure, ExpNum, RatExp, arb_bounds, arb_of_fraction, digits_to_bits, log_sign_of_product
+from ..numbers import (
+    MAXPREC,
+    Enclosure,
+    ExpNum,
+    RatExp,
+    arb_bounds,
+    arb_of_fraction,
+    decide_sign,
+    digits_to_bits,
+    log_sign_of_product,
+)
 from .fields import ArbField, ExactField, Field, FloatField
 from .structure import Structure
 
 __all__ = [
     "Target",
+    "BallP",
     "Inverse",
     "invert_exact",
     "invert_float",
@@ -61,13 +72,40 @@ __all__ = [
     "MAX_NEWTON",
 ]
 
+class BallP:
+    """``P = prod (1 - delta_i)`` known as balls only: its exact rational would be too large
+    (10^9 mechanisms of delta = 1e-8: 5.4e10 bits), so ``P`` and ``1 - P`` are enclosed at
+    each precision asked (:meth:`~exactdp.events.Composition.delta_product_balls`).
+
+    Guarantee: enclosure. Raises: nothing.
+    """
+
+    def __init__(self, comp):
+        self.comp = comp
+        self._cache: dict = {}
+
+    def _balls(self, prec: int) -> tuple:
+        hit = self._cache.get(prec)
+        if hit is None:
+            hit = self._cache[prec] = self.comp.delta_product_balls(prec)
+        return hit
+
+    def arb(self, prec: int) -> arb:
+        """``P`` at ``prec`` bits. Guarantee: enclosure."""
+        return self._balls(prec)[0]
+
+    def one_minus(self, prec: int) -> arb:
+        """``1 - P`` at ``prec`` bits (no cancellation). Guarantee: enclosure."""
+        return self._balls(prec)[1]
+
+
 class Target:
     """``tau = 1 - (1 - s * delta_g) / P``; ``s`` is 1 or an :class:`~exactdp.numbers.ExpNum` scale.
 
     Guarantee: exact (``exact()`` and ``sign()``), enclosure (``arb``).
     """
 
-    def __init__(self, P: Fraction, dg: Fraction, scale: Optional[ExpNum] = None):
+    def __init__(self, P: "Fraction | BallP", dg: Fraction, scale: Optional[ExpNum] = None):
         self.P = P
         self.dg = dg
         self.scale = scale
@@ -81,8 +119,8 @@ class Target:
         self._sign: Optional[int] = None
 
     def exact(self) -> Optional[Fraction]:
-        """tau as a Fraction when the scale is rational, else None."""
-        if self._sq is None:
+        """tau as a Fraction when the scale and ``P`` are rational, else None."""
+        if self._sq is None or isinstance(self.P, BallP):
             return None
         return 1 - (1 - self._sq * self.dg) / self.P
 
@@ -97,6 +135,12 @@ class Target:
         ex = self.exact()
         if ex is not None:
             s = (ex > 0) - (ex < 0)
+        elif isinstance(self.P, BallP):
+            # 1 - P > 0 (P is in balls only when some delta_i > 0); s delta_g - (1 - P) decided
+            # at rising precision (equal only by accident: PrecisionError at the maximum)
+            s = -1 if self.dg == 0 else decide_sign(
+                lambda prec: self._scaled_dg(prec) - self.P.one_minus(prec),  # type: ignore[union-attr]
+                what="the sign of delta_g - (1 - prod(1 - delta_i))")
         elif self.dg == 0:
             s = 0 if self.P == 1 else -1
         elif self.P == 1:
@@ -114,8 +158,15 @@ class Target:
             ex = self.exact()
             if ex is not None:
                 return arb_of_fraction(ex)
-            sd = self.scale.arb(prec) * arb_of_fraction(self.dg)  # type: ignore[union-attr]
+            sd = self._scaled_dg(prec)
+            if isinstance(self.P, BallP):
+                return (sd - self.P.one_minus(prec)) / self.P.arb(prec)  # 1 - (1 - sd) / P
             return 1 - (1 - sd) / arb_of_fraction(self.P)
+
+    def _scaled_dg(self, prec: int) -> arb:
+        """``s delta_g`` as a ball (at the context precision). Guarantee: enclosure."""
+        d = arb_of_fraction(self.dg)
+        return d if self.scale is None else self.scale.arb(prec) * d
 
     def log_float(self) -> float:
         """``ln tau`` in floating point (tau > 0). Guarantee: approximate."""

@@ -44,9 +44,7 @@ import math
 from fractions import Fraction
 from typing import Optional, Sequence
 
-import numpy as np
-
-from .._backend import arb, workprec
+from .._backend import arb, np, workprec
 from ..errors import CostTooHigh
 from ..numbers import ExpNum, log_sign_of_product
 from .costs import ALLOC_SLACK, Estimate

@@ -65,9 +65,7 @@ import math
 from fractions import Fraction
 from typing import Optional
 
-import numpy as np
-
-from .._backend import arb, workprec
+from .._backend import arb, np, workprec
 from ..errors import CostTooHigh
 from ..numbers import ExpNum
 from .costs import ALLOC_SLACK, Estimate

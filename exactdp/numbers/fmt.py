@@ -113,9 +113,7 @@ def _int_str(n: int) -> str:
 
 def fraction_str(x: Fraction) -> str:
     """``"p/q"`` or ``"p"`` for an exact rational. Guarantee: exact. Raises: nothing."""
-    from .._backend import mpz  # str(mpz) has no digit limit (str(int) stops at 4300 digits)
-
-    p, q = str(mpz(x.numerator)), str(mpz(x.denominator))
+    p, q = _int_str(x.numerator), _int_str(x.denominator)
     return p if q == "1" else f"{p}/{q}"
 
 

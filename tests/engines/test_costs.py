@@ -43,6 +43,8 @@ kind = "exact" if spec["engine"] == "exact" else "arb"
 b, e = estimate_method(spec["method"], groups, lat, kind=kind, prec=digits_to_bits(30) + 32)
 evals = EVALS_DELTA if spec["query"] == "delta" else EVALS_OPTCOMP
 est = b.then(e, evals).bytes
+from exactdp import _backend  # the backends load at first use (NumPy at a kernel's first NumPy call):
+_backend.np.zeros(1), _backend.arb(1), _backend.mpq(1)  # loaded here, their modules are not the kernel's memory
 base = hwm()
 if spec["query"] == "delta":
     composed_delta(ms, exp_eps_g=spec.get("t"), eps_g=spec.get("eps_g"), engine=spec["engine"], method=spec["method"])

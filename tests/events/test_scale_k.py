@@ -207,11 +207,26 @@ def test_certify_answers_without_expanding(capsys, no_expansion):
     ["tradeoff", "--eps", "0.01", "--alpha", "0.1"],
     ["approx", "--eps", "0.01", "--delta-g", "1e-5", "--eta", "0.01"],
     ["epsilon", "--eps", "0.01,0.02,0.03", "--delta-g", "1e-5"],
-    ["bounds", "--eps", "0.01,0.02", "--delta-g", "1e-5"],
 ])
 def test_other_commands_refuse_in_one_line(capsys, no_expansion, argv):
     rc, out, err = _cli(capsys, argv + ["-k", str(K)])
     assert rc == 2 and out == "" and err.count("\n") == 1 and err.startswith("exactdp: error:")
+
+
+@pytest.mark.slow
+def test_bounds_of_two_groups_answers_with_the_optimum_beyond_eps_g_1e5(capsys, no_expansion):
+    """2 x 10^9 mechanisms (eps 0.01, 0.02): OptComp at 1e-5 is about 2.5e5, once refused (its
+    sum of eps is 3e7); now answered by the windowed-groups kernel, and it must lie below the
+    upper bound of Kairouz-Oh-Viswanath Theorem 3.5 (an independent, published formula) and
+    above the mean privacy loss ``sum eps_i tanh(eps_i / 2)`` (delta_g < 1/2 needs more)."""
+    import math
+
+    rc, out, _ = _cli(capsys, ["bounds", "--eps", "0.01,0.02", "--delta-g", "1e-5", "-k", str(K), "--json"])
+    assert rc == 0
+    b = json.loads(out)["bounds"]
+    opt, kov = b["optimal"]["eps_g"], b["kov_3_5"]["eps_g"]
+    mean = K * (0.01 * math.tanh(0.005) + 0.02 * math.tanh(0.01))
+    assert mean < F(opt["lower"]) <= F(opt["upper"]) < F(kov["lower"])
 
 
 def test_bounds_command_answers(capsys, no_expansion):

@@ -11,8 +11,7 @@ import math
 from fractions import Fraction
 from typing import Optional, Sequence
 
-import numpy as np
-
+from ..._backend import np
 from ...numbers import ExpNum
 from ..fields import Field
 from ..grouped import binomial_row

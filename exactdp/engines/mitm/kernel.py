@@ -38,9 +38,7 @@ from fractions import Fraction
 from math import gcd
 from typing import Optional, Sequence
 
-import numpy as np
-
-from ..._backend import arb, workprec
+from ..._backend import arb, np, workprec
 from ...errors import CostTooHigh
 from ...numbers import ExpNum, RatExp, log_sign_of_product
 from ..costs import Estimate, fmt

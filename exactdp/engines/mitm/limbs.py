@@ -12,15 +12,13 @@ from __future__ import annotations
 
 from typing import Optional, Sequence
 
-import numpy as np
+from ..._backend import np
 
 __all__ = ["VEC_CHUNK", "one_blas_thread", "floor_fixed", "limbs_of", "from_limbs", "mul_outer", "limb_dot", "limb_colsum"]
 
 #: Left classes per chunk: a float64 matrix product over a chunk sums ``chunk`` products of
 #: two 16-bit limbs, ``< chunk 2^32 <= 2^53``, exactly.
 VEC_CHUNK = 1 << 16
-_MASK = np.uint64(0xFFFF)
-_S16 = np.uint64(16)
 
 
 def one_blas_thread():
@@ -70,13 +68,14 @@ def _mul_table(cs: Sequence[Sequence[int]], L: int) -> np.ndarray:
 
 def _carry(cols: np.ndarray, L: int) -> np.ndarray:
     """Limbs ``L .. 2L - 1`` of a product from its columns ``L - 2 .. 2L - 2`` (rows of L + 1)."""
+    mask, s16 = np.uint64(0xFFFF), np.uint64(16)
     cols = cols.astype(np.uint64)
     out = np.empty((len(cols), L), dtype=np.uint16)
-    carry = ((cols[:, 0] >> _S16) + cols[:, 1]) >> _S16
+    carry = ((cols[:, 0] >> s16) + cols[:, 1]) >> s16
     for k in range(2, L + 1):
         v = cols[:, k] + carry
-        out[:, k - 2] = (v & _MASK).astype(np.uint16)
-        carry = v >> _S16
+        out[:, k - 2] = (v & mask).astype(np.uint16)
+        carry = v >> s16
     out[:, L - 1] = carry.astype(np.uint16)
     return out
 

@@ -12,9 +12,7 @@ from __future__ import annotations
 import math
 from typing import NamedTuple, Optional, Sequence
 
-import numpy as np
-
-from ..._backend import workprec
+from ..._backend import np, workprec
 from ...numbers import ExpNum, RatExp, Root, log_sign_of_product
 from .halves import half_classes, split_groups
 from .limbs import VEC_CHUNK, floor_fixed, from_limbs, limb_colsum, limb_dot, limbs_of, mul_outer
@@ -33,8 +31,6 @@ VEC_MIN_CLASSES = 1 << 12
 _U = 2.0**-53
 #: Limbs of the float search's sums (80 bits: 2^24 classes each truncated leave ~2^-56 of 1).
 APPROX_LIMBS = 5
-_MASK = np.uint64(0xFFFF)
-_S16 = np.uint64(16)
 
 
 class VecSpec(NamedTuple):
@@ -299,6 +295,7 @@ def right_half(spec: VecSpec) -> "VecHalf":
     L = spec.L
     right = VecHalf(spec.right, L, extra=True)
     X = right.P
+    mask, s16 = np.uint64(0xFFFF), np.uint64(16)
     run = np.zeros(L + 1, dtype=np.uint64)
     for e in range(right.N, 0, -VEC_CHUNK):
         s = max(0, e - VEC_CHUNK)
@@ -306,8 +303,8 @@ def right_half(spec: VecSpec) -> "VecHalf":
         carry = np.zeros(len(cs), dtype=np.uint64)
         for k in range(L + 1):
             v = cs[:, k] + carry
-            X[s:e, k] = (v & _MASK).astype(np.uint16)
-            carry = v >> _S16
+            X[s:e, k] = (v & mask).astype(np.uint16)
+            carry = v >> s16
         run = X[s].astype(np.uint64)
     return right
 
