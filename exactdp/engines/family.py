@@ -85,11 +85,9 @@ class Engine:
             g = "exact" if inv.exact_answer else self.guarantee
             return EpsResult(value=inv.value, exp_exact=inv.exp_exact, engine=self.name, method=prep.method, guarantee=g,
                              prec=None, k=prep.k)
-        if prep.ln_W > MAX_SUM_EPS and not _eps_g_fits(prep, target):
-            if prep.struct.method in ("windowed", "windowed-groups"):
-                from .inverse import locate
-
-                L = locate(prep.struct, target.log_float() + prep.log_Z, prep.ln_W)
+        L = _located_eps_g(prep, target) if prep.ln_W > MAX_SUM_EPS else None
+        if prep.ln_W > MAX_SUM_EPS and not (L is not None and L <= MAX_SUM_EPS):
+            if L is not None:
                 raise CostTooHigh(
                     "eps", f"OptComp of these {prep.k} mechanisms is about eps_g = {L:.3g}, over the limit {MAX_SUM_EPS:.0e} "
                            f"(t = e^eps_g would have about {L / math.log(2):.3g} bits); such a composition is not private "
@@ -111,16 +109,30 @@ class Engine:
                          prec=inv.prec, k=prep.k)
 
 
-def _eps_g_fits(prep: Prepared, target: Target) -> bool:
-    """Does OptComp's answer itself stay within ``MAX_SUM_EPS`` (so ``t = e^eps_g`` has at
-    most about 1.4e5 bits) though ``sum eps_i`` does not? Asked of the windowed kernels only
-    (k = 10^9 mechanisms of eps = 0.01 sum to 10^7, their OptComp at 1e-6 is about 5e4),
-    from the float search; other kernels keep the ``sum eps_i`` limit."""
+#: Largest ``|ln(tau Z)|`` at which the float search is asked whether OptComp fits (its absolute
+#: resolution there is 2^-12).
+FLOAT_RESOLVED_LOG = 2.0**40
+
+
+def _located_eps_g(prep: Prepared, target: Target) -> Optional[float]:
+    """The float search's OptComp, to tell whether the answer itself stays within
+    ``MAX_SUM_EPS`` (so ``t = e^eps_g`` has at most about 1.4e5 bits) though ``sum eps_i``
+    does not; None when not asked or not resolved. Asked of the windowed kernels only
+    (k = 10^9 mechanisms of eps = 0.01 sum to 10^7, their OptComp at 1e-6 is about 5e4);
+    other kernels keep the ``sum eps_i`` limit."""
     if getattr(prep.struct, "method", None) not in ("windowed", "windowed-groups"):
-        return False
+        return None
     from .inverse import locate
 
-    return locate(prep.struct, target.log_float() + prep.log_Z, prep.ln_W) <= MAX_SUM_EPS
+    log_goal = target.log_float() + prep.log_Z
+    if not abs(log_goal) < FLOAT_RESOLVED_LOG:
+        # the float model compares ln S with ln(tau Z) to about |ln(tau Z)| 2^-52: beyond this it
+        # cannot see ln tau at all (2 x eps = 1e40: ln S = 2e40 at every t, and the search said
+        # t* = 1, which sent the ball Newton to t = W, a 2.9e40-bit integer). No such composition
+        # has eps_g <= MAX_SUM_EPS: ln Z > 2^40 with k <= 1e12 means a mean eps_i above 0.7, and
+        # eps_g is then about sum eps_i tanh(eps_i / 2) > 10^11
+        return None
+    return locate(prep.struct, log_goal, prep.ln_W)
 
 
 class ExactEngine(Engine):

@@ -43,8 +43,9 @@ from fractions import Fraction
 from typing import NamedTuple, Optional, Sequence
 
 from .._backend import arb, workprec
-from ..errors import PrecisionError
+from ..errors import CostTooHigh, PrecisionError
 from ..numbers import MAXPREC, Enclosure, ExpNum, RatExp, arb_bounds, arb_of_fraction, digits_to_bits, log_sign_of_product
+from .costs import MAX_SUM_EPS
 from .fields import ArbField, ExactField, Field, FloatField
 from .structure import Structure
 
@@ -494,10 +495,31 @@ def _newton_balls(ev: _Counted, f: Field, x: _X, goal, W, tol_bits: int):
             noise = -math.inf
         x = xn
         lx = x.log2()
+        if lx > _MAX_T_LOG2:
+            _refuse_beyond(lx)
         if step <= lx - tol_bits or (noise > -math.inf and step <= noise + 2):
             converged = True
             break
     return x, S, sig, noise, converged
+
+
+#: ``log2(t - 1)`` beyond which a Newton iterate shows ``eps_g > MAX_SUM_EPS`` (with a margin
+#: for the balls' midpoints).
+_MAX_T_LOG2 = MAX_SUM_EPS * 1.001 / math.log(2)
+
+
+def _refuse_beyond(lx: float) -> None:
+    """Newton from the left never passes ``t*`` (``S`` is convex in ``t``), so an iterate ``t``
+    with ``log2(t - 1) = lx`` beyond :data:`_MAX_T_LOG2` proves ``eps_g > ln t`` over the
+    OptComp limit: refused before the iterate (a ``lx``-bit integer) is built. Reached only
+    when the float search could not see the answer (``tau`` within float rounding of 1 beside
+    huge eps: ``ln S`` and ``ln(tau Z)`` are the same float). Raises: CostTooHigh."""
+    L = lx * math.log(2)
+    raise CostTooHigh(
+        "eps", f"OptComp of these mechanisms is above eps_g = {L:.3g}, over the limit {MAX_SUM_EPS:.0e} "
+               f"(t = e^eps_g would have more than {lx:.3g} bits); such a composition is not private at any "
+               "useful level (delta_g at a given eps_g is still computed by composed_delta)",
+        estimate=L, limit=MAX_SUM_EPS, alternative="composed_delta (delta_g at a given eps_g)")
 
 
 def _flat_bits(bits: int, slope: float) -> int:
