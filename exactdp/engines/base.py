@@ -48,7 +48,8 @@ class Prepared:
     """A composition ready for the engines (see the module docstring).
 
     ``exact_first=False`` when the engine computes in balls (certified, float): ``auto`` then
-    ranks the kernels in balls only.
+    ranks the kernels in balls only. ``prec``: the balls' precision the request runs at, at
+    which the kernel's cost is estimated before it is built.
 
     Guarantee: exact (the kernel and P are exact; Z is exact or an enclosure per field).
 
@@ -57,12 +58,12 @@ class Prepared:
     """
 
     def __init__(self, comp: Composition, method: str = "auto", *, struct: Optional[Structure] = None,
-                 exact_first: bool = True):
+                 exact_first: bool = True, prec: int = 128):
         self.comp = comp
         self.k = comp.k
         self.groups = merge_by_w(comp)
         if struct is None:
-            struct = choose_structure(None, method, groups=self.groups, exact_first=exact_first)
+            struct = choose_structure(None, method, groups=self.groups, exact_first=exact_first, prec=prec)
         self.struct = struct
         self.P = comp.delta_product  # after the kernel's refusal (both are estimated before any work)
         self._Z: dict = {}
