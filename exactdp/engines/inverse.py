@@ -45,7 +45,7 @@ from typing import NamedTuple, Optional, Sequence
 from .._backend import arb, workprec
 from ..errors import CostTooHigh, PrecisionError
 from ..numbers import MAXPREC, Enclosure, ExpNum, RatExp, arb_bounds, arb_of_fraction, digits_to_bits, log_sign_of_product
-from .costs import MAX_SUM_EPS
+from .costs import MAX_SUM_EPS, Estimate, check_estimate
 from .fields import ArbField, ExactField, Field, FloatField
 from .structure import Structure
 
@@ -56,6 +56,7 @@ __all__ = [
     "invert_float",
     "invert_certified",
     "eps_at_W",
+    "check_round",
     "mpf_to_fraction",
     "locate",
     "MAX_LOCATE",
@@ -491,6 +492,10 @@ def _newton_balls(ev: _Counted, f: Field, x: _X, goal, W, tol_bits: int):
         else:
             # t >= W, where S = 0: W - goal is a left point
             xn = _X.from_arb(W - goal - 1)
+            if not sig.is_zero() and (xn.log2() <= x.log2()):
+                # sigma's ball straddles 0 only for want of bits (it cancels: sigma ~ 1e-70 S beside
+                # e^eps = 1e308), and the left point W - goal gives no progress: more precision
+                return None
             step = math.inf
             noise = -math.inf
         x = xn
@@ -552,6 +557,30 @@ def _exact_affordable(struct) -> bool:
     return tot.seconds <= sec and tot.bytes <= mem
 
 
+#: Evaluations of S budgeted for one round of the ball inverse at a raised precision (Newton's
+#: steps from the last point, the certificate's two).
+ROUND_EVALS = 4
+
+
+def check_round(struct, cur: int, spent: float = 0.0) -> float:
+    """Refuse a round at the raised precision ``cur`` whose estimate (the kernel rebuilt there, and
+    :data:`ROUND_EVALS` evaluations) is over the limits in force, before it runs. The engines'
+    estimate up front is at the starting precision; where the answer needs far more bits (e^eps
+    = 1e308 beside e^eps = 11/10: sigma is 1e-70 of S) each doubling costs more than all before:
+    at 1656 and 3312 bits, 19 s and 44 s per evaluation of meet in the middle's vector form.
+    ``spent``: the seconds estimated for the rounds before (they count against the same limit);
+    returns it with this round's added. Guarantee: exact decision on the estimate. Raises:
+    CostTooHigh (parameter ``digits``)."""
+    b, e = struct.estimate("arb", cur)
+    est = b.then(e, ROUND_EVALS)
+    est = Estimate(spent + est.seconds, est.bytes)
+    check_estimate(est, "digits",
+                   f"the answer needs more precision than estimated up front: the rounds up to {cur} bits "
+                   f"(method {getattr(struct, 'method', '?')}, {ROUND_EVALS} evaluations of S each)",
+                   "fewer digits, or the approximation of Theorem 1.7 (exactdp approx) or the lattice sandwich")
+    return est.seconds
+
+
 def _decide_S1(ev, f, goal, prob, tq, exact_ok: bool, allow_exact: bool) -> Optional[bool]:
     """Is ``S(1) <= tau Z``? True / False, or None when the balls cannot tell yet."""
     S1, _ = ev(f, Fraction(1))
@@ -609,7 +638,10 @@ def _invert_balls(prob, target: Target, digits: int, prec: Optional[int], *, cer
     # first round tries the certificate without deciding S(1) (one evaluation fewer: 40 ms at
     # k = 10^9); a round that does not return decides it as before
     defer_s1 = certify and prec is None and L0 > 0
+    spent = 0.0  # estimated seconds of the rounds at raised precisions
     while True:
+        if cur > start:
+            spent = check_round(struct, cur, spent)
         raised = False
         deficit: Optional[float] = None  # bits by which the Newton point's noise missed the certificate's step
         with workprec(cur):
