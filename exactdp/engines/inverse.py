@@ -42,7 +42,7 @@ import math
 from fractions import Fraction
 from typing import NamedTuple, Optional, Sequence
 
-from .._backend import arb, workprec
+from .._backend import arb, mpq, workprec
 from ..errors import CostTooHigh, PrecisionError
 from ..numbers import MAXPREC, Enclosure, ExpNum, RatExp, arb_bounds, arb_of_fraction, digits_to_bits, log_sign_of_product
 from .costs import MAX_SUM_EPS, Estimate, check_estimate
@@ -397,16 +397,30 @@ def _log2_arb(x) -> float:
 # eps_g = sum eps_i (tau = 0)
 
 
+#: Largest exact ``W = prod w_i`` (bits of numerator and denominator) computed for ``tau = 0``;
+#: beyond it ``t*`` is not given exactly (``exp_exact`` None), eps_g still is or is enclosed.
+MAX_EXACT_W_BITS = 2**28
+
+
 def eps_at_W(W_groups: Sequence[tuple[ExpNum, int]], digits: int) -> Inverse:
     """``tau = 0``: ``t* = W`` and ``eps_g = sum eps_i`` (exact when every eps_i is rational).
 
-    Guarantee: exact when ``exact_answer``, else an enclosure to ``digits``.
+    Guarantee: exact when ``exact_answer``, else an enclosure to ``digits``; ``t* = W`` exactly
+    when every ``w_i`` is rational and ``W`` has at most :data:`MAX_EXACT_W_BITS` bits.
     """
-    Wq: Optional[Fraction] = Fraction(1)
+    exact = [w.exact() for w, _ in W_groups]
+    Wq: Optional[Fraction] = None
+    if all(e is not None for e in exact) and sum(
+            n * (e.numerator.bit_length() + e.denominator.bit_length()) for e, (_, n) in zip(exact, W_groups)
+            if e != 1) <= MAX_EXACT_W_BITS:  # type: ignore[union-attr]
+        # in GMP: (10000001/10000000)^2231436, a 5e7-bit rational, is 1 s there and minutes in Fractions
+        v = mpq(1)
+        for e, (_, n) in zip(exact, W_groups):
+            if e != 1:
+                v *= mpq(e.numerator, e.denominator) ** n  # type: ignore[union-attr]
+        Wq = _coprime_fraction(int(v.numerator), int(v.denominator))
     eps: Optional[Fraction] = Fraction(0)
     for w, n in W_groups:
-        e = w.exact()
-        Wq = Wq * e**n if (Wq is not None and e is not None) else None
         le = w.log_exact() if w.log_exact() is not None else (Fraction(0) if w.is_one() else None)
         eps = eps + n * le if (eps is not None and le is not None) else None
     if eps is not None:
