@@ -586,11 +586,12 @@ def check_round(struct, cur: int, spent: float = 0.0) -> float:
     returns it with this round's added. Guarantee: exact decision on the estimate. Raises:
     CostTooHigh (parameter ``digits``)."""
     b, e = struct.estimate("arb", cur)
-    est = b.then(e, ROUND_EVALS)
-    est = Estimate(spent + est.seconds, est.bytes)
+    # time: this round's build and evaluations after the rounds before; memory: the larger of
+    # the build's and an evaluation's peaks (a round's peak, not a sum over rounds)
+    est = Estimate(spent + b.seconds + ROUND_EVALS * e.seconds, max(b.bytes, e.bytes))
     check_estimate(est, "digits",
-                   f"the answer needs more precision than estimated up front: the rounds up to {cur} bits "
-                   f"(method {getattr(struct, 'method', '?')}, {ROUND_EVALS} evaluations of S each)",
+                   f"the answer needs more precision than estimated up front: a round at {cur} bits with the "
+                   f"rounds before it (method {getattr(struct, 'method', '?')}, {ROUND_EVALS} evaluations of S each)",
                    "fewer digits, or the approximation of Theorem 1.7 (exactdp approx) or the lattice sandwich")
     return est.seconds
 
