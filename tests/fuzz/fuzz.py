@@ -19,7 +19,10 @@ Usage::
 
     python tests/fuzz/fuzz.py --cases 10000 --seed 1 [--workers 2] [--report docs/fuzz.md]
 
-``make fuzz`` runs the full form; ``tests/fuzz/test_fuzz.py`` runs a bounded form in CI.
+``make fuzz`` runs the full form; ``tests/fuzz/test_fuzz.py`` runs a bounded form in CI. Run as a
+script it fuzzes the ``exactdp`` that Python imports (the script's folder, not the current one,
+is on the path): from a checkout other than the installed one, set ``PYTHONPATH`` to it.
+The report lists the cases that finished past the workers' refusal limit (``slow``).
 
 Issue 26 added what the first fuzzer missed: output paths that are symbolic links (kept as
 links, their target written), FIFOs standing in for devices, folders, empty paths and missing
