@@ -14,7 +14,7 @@ from typing import Iterable, Optional
 from ..errors import CostTooHigh, InvalidArgument
 from ..events import Mechanism, as_composition
 from ..links import implements
-from ..numbers import MAXPREC, ExpNum, RatExp, parse_choice, parse_delta, parse_eps, parse_exp_eps, parse_int
+from ..numbers import MAXPREC, ExpNum, RatExp, digits_to_bits, parse_choice, parse_delta, parse_eps, parse_exp_eps, parse_int
 from .base import Prepared
 from .costs import EVALS_OPTCOMP
 from .family import ENGINE_TIERS, Engine
@@ -44,6 +44,14 @@ def eps_g_number(eps_g: object, exp_eps_g: object) -> ExpNum:
             raise InvalidArgument("exp_eps_g", "a real number >= 1", exp_eps_g)
         return exp_eps_g
     return RatExp.from_exp(parse_exp_eps(exp_eps_g, "exp_eps_g"))
+
+
+def _estimate_prec(digits: int, prec: Optional[int]) -> int:
+    """The balls' precision at which a request's kernel is estimated before it is built: the fixed
+    ``prec``, else what the digits start at (the engines' own estimate); 128 at least (the
+    precision the kernels' rates are quoted at). A request at 558 bits (the #P chain's oracle)
+    was estimated at 128 bits, built (most of its time), and refused only then."""
+    return max(128, prec if prec is not None else digits_to_bits(digits) + 32)
 
 
 def check_dask(scheduler: object, workers: object) -> tuple[Optional[str], Optional[int]]:
@@ -145,7 +153,8 @@ def composed_delta(
     prec = check_prec(prec)
     t_num = eps_g_number(eps_g, exp_eps_g)
     scheduler, workers = check_dask(scheduler, workers)
-    prep = Prepared(as_composition(mechanisms), method, exact_first=engine in ("auto", "exact"), p_balls=True)
+    prep = Prepared(as_composition(mechanisms), method, exact_first=engine in ("auto", "exact"),
+                    p_balls=True, prec=_estimate_prec(digits, prec))
     eng = resolve_engine(engine, prep, t_num, evals=1, digits=digits)
     with distributed(prep.struct, scheduler, workers):
         return eng.delta(prep, t_num, digits=digits, prec=prec)
@@ -196,7 +205,8 @@ def optcomp(
     prec = check_prec(prec)
     dg = parse_delta(delta_g, "delta_g")
     scheduler, workers = check_dask(scheduler, workers)
-    prep = Prepared(as_composition(mechanisms), method, exact_first=engine in ("auto", "exact"), p_balls=True)
+    prep = Prepared(as_composition(mechanisms), method, exact_first=engine in ("auto", "exact"),
+                    p_balls=True, prec=_estimate_prec(digits, prec))
     eng = resolve_engine(engine, prep, evals=EVALS_OPTCOMP, digits=digits)
     with distributed(prep.struct, scheduler, workers):
         return eng.epsilon(prep, dg, digits=digits, prec=prec)

@@ -50,7 +50,8 @@ class Prepared:
     """A composition ready for the engines (see the module docstring).
 
     ``exact_first=False`` when the engine computes in balls (certified, float): ``auto`` then
-    ranks the kernels in balls only.
+    ranks the kernels in balls only. ``prec``: the balls' precision the request runs at, at
+    which the kernel's cost is estimated before it is built.
 
     Guarantee: exact (the kernel and P are exact; Z is exact or an enclosure per field).
 
@@ -59,12 +60,12 @@ class Prepared:
     """
 
     def __init__(self, comp: Composition, method: str = "auto", *, struct: Optional[Structure] = None,
-                 exact_first: bool = True, p_balls: bool = False):
+                 exact_first: bool = True, p_balls: bool = False, prec: int = 128):
         self.comp = comp
         self.k = comp.k
         self.groups = merge_by_w(comp)
         if struct is None:
-            struct = choose_structure(None, method, groups=self.groups, exact_first=exact_first)
+            struct = choose_structure(None, method, groups=self.groups, exact_first=exact_first, prec=prec)
         self.struct = struct
         # P after the kernel's refusal (both are estimated before any work); with p_balls, a
         # P too large as a rational is kept as balls (BallP) for the ball engines, and its

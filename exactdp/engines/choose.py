@@ -49,13 +49,14 @@ def _fits(est: Estimate, limits: tuple[float, float]) -> bool:
     return est.seconds <= limits[0] and est.bytes <= limits[1]
 
 
-def auto_kernel(req: Request, *, exact_first: bool = True) -> Kernel:
+def auto_kernel(req: Request, *, exact_first: bool = True, prec: int = 128) -> Kernel:
     """The kernel ``auto`` takes for ``req``: the fastest estimate within the limits (build, then
     :data:`RANK_EVALS` evaluations, plus the float search's evaluations for a kernel without a
     float model; within :data:`RANK_TIE_SECONDS` of it, the fastest without them), in the arithmetic
     auto will use: exact rationals when every value is rational and some kernel fits so, else
     balls (the engines fall back the same way). ``exact_first=False`` (an engine that computes
-    in balls, certified or float, was asked for): balls only.
+    in balls, certified or float, was asked for): balls only. ``prec``: the balls' precision
+    the request will run at (estimated there, before anything is built).
 
     Guarantee: exact (a decision on the estimates). Raises: CostTooHigh when no kernel fits.
     """
@@ -67,7 +68,7 @@ def auto_kernel(req: Request, *, exact_first: bool = True) -> Kernel:
         for kern in offered:
             if kind == "exact" and not kern.exact:
                 continue  # exact answers use exact integers (the homogeneous and lattice kernels)
-            b, e = kern.estimate(req, kind)
+            b, e = kern.estimate(req, kind, prec)
             tot = b.then(e, EVALS_DELTA)
             seen.append((kern.name, tot))
             if _fits(tot, limits):
@@ -83,7 +84,7 @@ def auto_kernel(req: Request, *, exact_first: bool = True) -> Kernel:
 
 
 def choose_structure(ws: Union[Sequence[ExpNum], None] = None, method: str = "auto", *,
-                     groups: Optional[Groups] = None, exact_first: bool = True) -> Structure:
+                     groups: Optional[Groups] = None, exact_first: bool = True, prec: int = 128) -> Structure:
     """Build the S(t) kernel (``ws``: every ``e^eps_i``, or ``groups``: distinct values with
     counts, for compositions too large to list) with ``method``, or the cheapest
     applicable one for ``"auto"`` (ranked in exact rationals first when every value is rational
@@ -106,12 +107,12 @@ def choose_structure(ws: Union[Sequence[ExpNum], None] = None, method: str = "au
         raise InvalidArgument("method", "one of " + ", ".join(METHODS), method)
     req = Request(groups_of(ws or []) if groups is None else groups)
     if method == "auto":
-        return auto_kernel(req, exact_first=exact_first).build(req)
+        return auto_kernel(req, exact_first=exact_first, prec=prec).build(req)
     kern = KERNELS[method]
     reason = kern.applies(req)
     if reason is not None:
         raise InvalidArgument("method", reason.allowed, reason.found)
     kern.check_size(req)
-    b, e = kern.estimate(req)
+    b, e = kern.estimate(req, "arb", prec)
     check_estimate(b.then(e, EVALS_DELTA), "method", kern.describe(req), kern.alternative)
     return kern.build(req)

@@ -41,7 +41,7 @@ from ..numbers import (
 from .base import Prepared
 from .costs import EVALS_DELTA, EVALS_OPTCOMP, MAX_SUM_EPS, Estimate, check_estimate, current_limits
 from .fields import ArbField, ExactField, FloatField
-from .inverse import BallP, Inverse, Target, eps_at_W, invert_certified, invert_exact, invert_float
+from .inverse import BallP, Inverse, Target, check_round, eps_at_W, invert_certified, invert_exact, invert_float
 from .results import DeltaResult, EpsResult
 
 __all__ = ["Engine", "ExactEngine", "CertifiedEngine", "FloatEngine", "ENGINE_TIERS"]
@@ -221,8 +221,11 @@ def _delta_balls(prep: Prepared, t_num: ExpNum, digits: int, prec: Optional[int]
         return Enclosure.point(1 - P), 0, True
     if hasattr(prep, "comp"):
         ENGINE_TIERS["certified"].check_cost(prep, digits, prec, EVALS_DELTA)
-    cur = prec if prec is not None else max(64, digits_to_bits(digits) + 28)
+    cur = start = prec if prec is not None else max(64, digits_to_bits(digits) + 28)
+    spent = 0.0
     while True:
+        if cur > start:
+            spent = check_round(prep.struct, cur, spent)  # the raised precision, estimated before it runs
         with workprec(cur):
             f = field_cls(cur)
             S, _ = prep.struct.evaluate(f, t_num)

@@ -42,7 +42,7 @@ import math
 from fractions import Fraction
 from typing import NamedTuple, Optional, Sequence
 
-from .._backend import arb, workprec
+from .._backend import arb, mpq, workprec
 from ..errors import PrecisionError
 from ..numbers import (
     MAXPREC,
@@ -55,6 +55,7 @@ from ..numbers import (
     digits_to_bits,
     log_sign_of_product,
 )
+from .costs import Estimate, check_estimate
 from .fields import ArbField, ExactField, Field, FloatField
 from .structure import Structure
 
@@ -66,6 +67,7 @@ __all__ = [
     "invert_float",
     "invert_certified",
     "eps_at_W",
+    "check_round",
     "mpf_to_fraction",
     "locate",
     "MAX_LOCATE",
@@ -446,16 +448,30 @@ def _log2_arb(x) -> float:
 # eps_g = sum eps_i (tau = 0)
 
 
+#: Largest exact ``W = prod w_i`` (bits of numerator and denominator) computed for ``tau = 0``;
+#: beyond it ``t*`` is not given exactly (``exp_exact`` None), eps_g still is or is enclosed.
+MAX_EXACT_W_BITS = 2**28
+
+
 def eps_at_W(W_groups: Sequence[tuple[ExpNum, int]], digits: int) -> Inverse:
     """``tau = 0``: ``t* = W`` and ``eps_g = sum eps_i`` (exact when every eps_i is rational).
 
-    Guarantee: exact when ``exact_answer``, else an enclosure to ``digits``.
+    Guarantee: exact when ``exact_answer``, else an enclosure to ``digits``; ``t* = W`` exactly
+    when every ``w_i`` is rational and ``W`` has at most :data:`MAX_EXACT_W_BITS` bits.
     """
-    Wq: Optional[Fraction] = Fraction(1)
+    exact = [w.exact() for w, _ in W_groups]
+    Wq: Optional[Fraction] = None
+    if all(e is not None for e in exact) and sum(
+            n * (e.numerator.bit_length() + e.denominator.bit_length()) for e, (_, n) in zip(exact, W_groups)
+            if e != 1) <= MAX_EXACT_W_BITS:  # type: ignore[union-attr]
+        # in GMP: (10000001/10000000)^2231436, a 5e7-bit rational, is 1 s there and minutes in Fractions
+        v = mpq(1)
+        for e, (_, n) in zip(exact, W_groups):
+            if e != 1:
+                v *= mpq(e.numerator, e.denominator) ** n  # type: ignore[union-attr]
+        Wq = _coprime_fraction(int(v.numerator), int(v.denominator))
     eps: Optional[Fraction] = Fraction(0)
     for w, n in W_groups:
-        e = w.exact()
-        Wq = Wq * e**n if (Wq is not None and e is not None) else None
         le = w.log_exact() if w.log_exact() is not None else (Fraction(0) if w.is_one() else None)
         eps = eps + n * le if (eps is not None and le is not None) else None
     if eps is not None:
@@ -541,6 +557,10 @@ def _newton_balls(ev: _Counted, f: Field, x: _X, goal, W, tol_bits: int):
         else:
             # t >= W, where S = 0: W - goal is a left point
             xn = _X.from_arb(W - goal - 1)
+            if not sig.is_zero() and (xn.log2() <= x.log2()):
+                # sigma's ball straddles 0 only for want of bits (it cancels: sigma ~ 1e-70 S beside
+                # e^eps = 1e308), and the left point W - goal gives no progress: more precision
+                return None
             step = math.inf
             noise = -math.inf
         x = xn
@@ -579,6 +599,31 @@ def _exact_affordable(struct) -> bool:
     tot = build.then(one, 1)
     sec, mem = current_limits()
     return tot.seconds <= sec and tot.bytes <= mem
+
+
+#: Evaluations of S budgeted for one round of the ball inverse at a raised precision (Newton's
+#: steps from the last point, the certificate's two).
+ROUND_EVALS = 4
+
+
+def check_round(struct, cur: int, spent: float = 0.0) -> float:
+    """Refuse a round at the raised precision ``cur`` whose estimate (the kernel rebuilt there, and
+    :data:`ROUND_EVALS` evaluations) is over the limits in force, before it runs. The engines'
+    estimate up front is at the starting precision; where the answer needs far more bits (e^eps
+    = 1e308 beside e^eps = 11/10: sigma is 1e-70 of S) each doubling costs more than all before:
+    at 1656 and 3312 bits, 19 s and 44 s per evaluation of meet in the middle's vector form.
+    ``spent``: the seconds estimated for the rounds before (they count against the same limit);
+    returns it with this round's added. Guarantee: exact decision on the estimate. Raises:
+    CostTooHigh (parameter ``digits``)."""
+    b, e = struct.estimate("arb", cur)
+    # time: this round's build and evaluations after the rounds before; memory: the larger of
+    # the build's and an evaluation's peaks (a round's peak, not a sum over rounds)
+    est = Estimate(spent + b.seconds + ROUND_EVALS * e.seconds, max(b.bytes, e.bytes))
+    check_estimate(est, "digits",
+                   f"the answer needs more precision than estimated up front: a round at {cur} bits with the "
+                   f"rounds before it (method {getattr(struct, 'method', '?')}, {ROUND_EVALS} evaluations of S each)",
+                   "fewer digits, or the approximation of Theorem 1.7 (exactdp approx) or the lattice sandwich")
+    return est.seconds
 
 
 def _decide_S1(ev, f, goal, prob, tq, exact_ok: bool, allow_exact: bool) -> Optional[bool]:
@@ -638,7 +683,10 @@ def _invert_balls(prob, target: Target, digits: int, prec: Optional[int], *, cer
     # first round tries the certificate without deciding S(1) (one evaluation fewer: 40 ms at
     # k = 10^9); a round that does not return decides it as before
     defer_s1 = certify and prec is None and L0 > 0
+    spent = 0.0  # estimated seconds of the rounds at raised precisions
     while True:
+        if cur > start:
+            spent = check_round(struct, cur, spent)
         raised = False
         deficit: Optional[float] = None  # bits by which the Newton point's noise missed the certificate's step
         with workprec(cur):

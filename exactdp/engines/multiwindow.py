@@ -524,8 +524,9 @@ class WindowedGroupsKernel(Kernel):
 
     def applies(self, req: Request) -> Optional[Reason]:
         if not windowed_groups_apply(req.groups):
-            return Reason("'windowed-groups' only for two or more distinct eps values, each > 0",
-                          f"{len(req.groups)} distinct eps values")
+            big = max((v.flog() for v, _ in req.groups), default=0.0)
+            return Reason("'windowed-groups' only for two or more distinct eps values, each in (0, 1e6]",
+                          f"{len(req.groups)} distinct eps values" + (f", the largest {big:.3g}" if big > 1e6 else ""))
         return None
 
     def estimate(self, req: Request, kind: str = "arb", prec: int = 128) -> tuple[Estimate, Estimate]:

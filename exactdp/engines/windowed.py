@@ -429,8 +429,10 @@ class Windowed(CachedApprox, BallKernel):
         if strict and i == 0 and not F[0] > g:
             return None
         # on the piece from t_m: t* = t_m + (S(t_m) - goal) / sigma, sigma / Z = P[Y > m]
-        x = math.exp(min(float(F[i] - lnt[i] - ly[i]), 700.0)) * -math.expm1(g - float(F[i]))
-        L = float(lnt[i]) + math.log1p(x)
+        # in logs: x = e^lx can be far beyond the float range (two mechanisms of eps = 1e6: lx = 2e6,
+        # and a cap at e^700 put t* at 700 instead of 2e6, inside the OptComp limit)
+        lx = float(F[i] - lnt[i] - ly[i]) + math.log(-math.expm1(g - float(F[i])))
+        L = float(lnt[i]) + (lx + math.log1p(math.exp(-lx)) if lx > 0 else math.log1p(math.exp(lx)))
         return min(max(L, float(lnt[i])), float(lnt[i]) + 2 * lw)
 
     def _approx_from_table(self, lnt: float) -> Optional[tuple[float, float]]:

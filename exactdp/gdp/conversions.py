@@ -598,6 +598,38 @@ def gdp_epsilon(mu: object, delta: object, *, digits: int = 30) -> Enclosure:
     return _solve(value, slope, dl, Fraction(0), hi, False, d, f"eps to {d} digits")
 
 
+#: ``gdp_mu`` tries the two closed-form bounds first from this eps on (below it they are never
+#: within 30 digits of each other at delta >= 1e-300).
+MU_BOUNDS_MIN_EPS = Fraction(2**64)
+
+
+def _mu_between_bounds(e: Optional[Fraction], dl: Fraction, d: int) -> Optional[Enclosure]:
+    """``mu*`` between two closed forms, when they are within ``d`` digits of each other (a
+    huge eps: at eps = 10^4000 the root search spent 51 s on e^eps; these take milliseconds).
+
+    With ``a = -eps/mu + mu/2`` and ``mu(a) = a + sqrt(a^2 + 2 eps)`` (increasing in ``a``),
+    ``delta_mu(eps) = Phi(a) - e^eps Phi(a - mu)``. The second term is > 0, so ``Phi(a) = delta``
+    gives ``mu <= mu*``. It is also ``<= phi(a) / x <= 1 / sqrt(4 pi eps) = c`` with ``x = eps/mu
+    + mu/2 >= sqrt(2 eps)`` (Mills' ratio ``Phi(-x) <= phi(x) / x`` and ``e^eps phi(x) = phi(a)``),
+    so ``Phi(a) = delta + c`` gives ``mu >= mu*``. Guarantee: enclosure (None when the two are
+    further apart than ``d`` digits or ``delta + c >= 1``). Raises: nothing."""
+    if e is None or e < MU_BOUNDS_MIN_EPS:
+        return None  # (a rational e^eps given exactly has eps below 2^64: it would have 2.7e19 bits)
+    with workprec(digits_to_bits(d) + 64):
+        ee = arb_of_fraction(e)
+        c_hi = arb_bounds(1 / (4 * arb.pi() * ee).sqrt())[1]
+        if not dl + c_hi < 1:
+            return None
+
+        def mu_at(delta: Fraction) -> arb:
+            z = _Phi_inv_upper_tail(delta)  # Phi(-z) = delta
+            return -z + (z * z + 2 * ee).sqrt()
+
+        lo, hi = arb_bounds(mu_at(dl))[0], arb_bounds(mu_at(dl + c_hi))[1]
+    enc = Enclosure(lo, hi) if 0 < lo <= hi else None
+    return enc if enc is not None and enc.accurate(d) else None
+
+
 def gdp_mu(eps: object = None, delta: object = None, *, exp_eps: object = None, digits: int = 30) -> Enclosure:
     """The largest mu such that every mu-GDP mechanism is (eps, delta)-DP: the root of
     ``delta_mu(eps) = delta`` in mu (strictly increasing in mu).
@@ -630,6 +662,10 @@ def gdp_mu(eps: object = None, delta: object = None, *, exp_eps: object = None, 
     dl = parse_delta(delta, "delta")
     if dl == 0:
         return Enclosure.point(0)
+    fast = _mu_between_bounds(e, dl, d)
+    if fast is not None:
+        return fast
+
     def value(m: arb) -> arb:
         ee, w = _eps_arbs(e, t)
         if e == 0:

@@ -23,6 +23,7 @@ from fractions import Fraction
 from typing import Iterable, Optional, Union
 
 from .._backend import workprec
+from ..engines.costs import cost_limits, current_limits, fmt, fmt_bytes
 from ..errors import CostTooHigh, InvalidArgument
 from ..numbers import MAXPREC, Root, fraction_str, pow2_text
 from .problems import BRUTE_FORCE_MAX_K, SUBSETS_PER_SECOND, IntPartition, LazyReal
@@ -176,15 +177,30 @@ def check_limits(*, brute_force_limit: object = BRUTE_FORCE_MAX_K, max_prec: obj
         )
 
 
-def _oracle_refused(e: CostTooHigh, k: int) -> CostTooHigh:
+#: The chain's OptComp oracle calls (Lemma 4.11: r_T, r_T'', r_c, r_c''): each is held to this
+#: share of the time limit, so that the chain as a whole stays within it.
+ORACLE_CALLS = 4
+#: The brute-force #SUM-PARTITION runs of the checks (Lemma 4.11 with a brute-force oracle, and
+#: each Theorem 1.6 call): each is held to this share of the time limit (one over it is skipped,
+#: its refusal recorded in the trace; the count itself is not affected).
+SUM_BRUTE_FORCE_RUNS = 8
+
+
+def _oracle_refused(e: CostTooHigh, k: int, sec: float) -> CostTooHigh:
     """The engine's refusal of the chain's OptComp oracle instance (k + 1 mechanisms), said of the chain."""
-    est = f"{e.estimate} per call" if e.estimate is not None else str(e)
+    est = e.estimate if isinstance(e.estimate, dict) else None
+    if est is not None and "seconds" in est:
+        each = f"about {fmt(est['seconds'])} s and {fmt_bytes(est.get('bytes', 0.0))} each"
+        total = {"seconds": ORACLE_CALLS * est["seconds"], "bytes": est.get("bytes", 0.0)}
+    else:
+        each, total = str(e), e.estimate
     return CostTooHigh(
         "Z",
-        f"k = {k} is refused: the OptComp oracle calls on k + 1 = {k + 1} mechanisms would cost {est} "
-        "(OptComp is #P-hard, Murtagh-Vadhan Thm 1.6: that is the point of the chain); use fewer z_i "
-        "(docs/benchmarks.md: k <= 28 within about a minute)",
-        estimate=est, limit=e.limit, alternative="fewer z_i",
+        f"k = {k} is refused: the {ORACLE_CALLS} OptComp oracle calls on k + 1 = {k + 1} mechanisms would cost "
+        f"{each}, over the time limit of {fmt(sec)} s for the chain (OptComp is #P-hard, Murtagh-Vadhan Thm 1.6: "
+        "that is the point of the chain); use fewer z_i, or lift the limits (exactdp.engines.costs.cost_limits, "
+        "EXACTDP_MAX_SECONDS / EXACTDP_MAX_MEMORY)",
+        estimate=total, limit=e.limit, alternative="fewer z_i",
     )
 
 
@@ -216,7 +232,9 @@ def run_chain(
         as_printed: ``True``/``"all"`` or step names (``"4.9"``, ``"4.10"``,
             ``"4.11"``) to run as printed instead of corrected.
         check: compare every step with brute force (refused above
-            ``brute_force_limit`` elements, with an estimate; the chain still runs).
+            ``brute_force_limit`` elements, or a brute-force #SUM-PARTITION estimated over
+            1/:data:`SUM_BRUTE_FORCE_RUNS` of the time limit, with an estimate recorded in the
+            trace; the chain still runs).
         max_prec: precision bound of Lemma 4.11's certified count.
         r_form: see :func:`~exactdp.reductions.steps.solve_t_partition`.
 
@@ -225,7 +243,9 @@ def run_chain(
             of more than :data:`MAX_PRODUCT_BITS` bits), bad ``c``, bad
             ``as_printed``, ``max_prec`` outside ``[64, MAXPREC]``.
         CostTooHigh: ``brute_force_limit`` above :data:`BRUTE_FORCE_MAX_K`, or the
-            OptComp oracle instance refused by the engine (parameter ``Z``, with its estimate).
+            OptComp oracle instance refused by the engine (parameter ``Z``, with its estimate:
+            each of the :data:`ORACLE_CALLS` calls is held to that share of the time limit, and
+            refused before its kernel runs).
         PrecisionError: no certified count by ``max_prec`` bits.
 
     Examples:
@@ -263,12 +283,15 @@ def run_chain(
     p_oracle = lambda W: solve_partition(W, t_oracle, c=cq, as_printed=steps_printed, trace=tr)  # noqa: E731
     failure = None
     count: Optional[int] = None
+    sec, _ = current_limits()
     try:
-        count = solve_int_partition(inst, p_oracle, c=Root(cq, 2), as_printed=steps_printed, trace=tr)
+        # each oracle call refuses (before its kernel runs) beyond its share of the time limit
+        with cost_limits(seconds=sec / ORACLE_CALLS):
+            count = solve_int_partition(inst, p_oracle, c=Root(cq, 2), as_printed=steps_printed, trace=tr)
     except ReductionFailure as e:
         failure = str(e)
     except CostTooHigh as e:
-        raise _oracle_refused(e, len(inst.z)) from None
+        raise _oracle_refused(e, len(inst.z), sec) from None
     bf, note = (None, None)
     if check:
         bf, note = _try_bf(inst.count_brute_force, brute_force_limit)
@@ -287,7 +310,8 @@ def run_chain(
         steps=tr.records,
         failure=failure,
     )
-    _finish_records(tr, cq, check, brute_force_limit, steps_printed, max_prec)
+    with cost_limits(seconds=sec / SUM_BRUTE_FORCE_RUNS):
+        _finish_records(tr, cq, check, brute_force_limit, steps_printed, max_prec)
     return result
 
 

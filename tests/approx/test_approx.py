@@ -26,6 +26,7 @@ from fractions import Fraction
 from itertools import combinations
 
 import pytest
+from _cli import run
 from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
@@ -483,14 +484,8 @@ def test_delta_bounds_contain_exact(items, t):
 # 6. CLI
 
 
-def _run(capsys, argv):
-    rc = main(argv)
-    out = capsys.readouterr()
-    return rc, out.out, out.err
-
-
 def test_cli_approx_json(capsys):
-    rc, out, _ = _run(capsys, ["approx", "--eps", "0.105", "-k", "10", "--delta-g", "1e-6", "--eta", "0.1", "--json"])
+    rc, out, _ = run(["approx", "--eps", "0.105", "-k", "10", "--delta-g", "1e-6", "--eta", "0.1", "--json"], capsys)
     assert rc == 0
     d = json.loads(out)
     assert set(d) >= {"eps_star", "eta", "eps0", "k", "lattice_degree", "variant", "form", "guarantee", "optcomp"}
@@ -504,7 +499,7 @@ def test_cli_approx_json(capsys):
 
 def test_cli_approx_width_sandwich(capsys):
     # rational e^eps: the true OptComp is exact (ref_tstar); the sandwich must hold it within the width
-    rc, out, _ = _run(capsys, ["approx", "--exp-eps", "11/10,6/5,13/10", "--delta-g", "1/100", "--eta", "0.1", "--width", "1e-4", "--json"])
+    rc, out, _ = run(["approx", "--exp-eps", "11/10,6/5,13/10", "--delta-g", "1/100", "--eta", "0.1", "--width", "1e-4", "--json"], capsys)
     assert rc == 0
     d = json.loads(out)["sandwich"]
     lo, hi = log_bounds(ref_tstar([F(11, 10), F(6, 5), F(13, 10)], [0, 0, 0], F(1, 100)))
@@ -513,7 +508,7 @@ def test_cli_approx_width_sandwich(capsys):
 
 
 def test_cli_approx_human_and_exp_base(capsys):
-    rc, out, _ = _run(capsys, ["approx", "--exp-eps", "2,3", "--delta-g", "1/10", "--exp-base", "2", "--form", "proof"])
+    rc, out, _ = run(["approx", "--exp-eps", "2,3", "--delta-g", "1/10", "--exp-base", "2", "--form", "proof"], capsys)
     assert rc == 0 and "eps*" in out and "guarantee" in out and "proof form" in out
 
 

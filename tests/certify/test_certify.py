@@ -12,6 +12,7 @@ import json
 from fractions import Fraction
 
 import pytest
+from _cli import run
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -212,17 +213,8 @@ def test_bad_input():
 # CLI
 
 
-def _run(capsys, argv):
-    try:
-        rc = main(argv)
-    except SystemExit as e:
-        rc = e.code
-    out = capsys.readouterr()
-    return rc, out.out, out.err
-
-
 def test_cli_json_shape(capsys):
-    rc, out, _ = _run(capsys, ["certify", "--exp-eps", "2,2", "--claim-exp-eps", "2", "--claim-delta", "2/9", "--json"])
+    rc, out, _ = run(["certify", "--exp-eps", "2,2", "--claim-exp-eps", "2", "--claim-delta", "2/9", "--json"], capsys)
     assert rc == 0
     d = json.loads(out)
     assert set(d) >= {"holds", "delta_at_claim_eps", "optimal_eps", "margin", "claim", "decided_by"}
@@ -234,11 +226,11 @@ def test_cli_json_shape(capsys):
 
 def test_cli_exit_status(capsys):
     base = ["certify", "--eps", "0.1", "-k", "100", "--claim-delta", "1e-6"]
-    rc, out, _ = _run(capsys, base + ["--claim-eps", "4.7"])
+    rc, out, _ = run(base + ["--claim-eps", "4.7"], capsys)
     assert rc == 0 and "FAILS" in out and "NOT" in out
-    rc, out, _ = _run(capsys, base + ["--claim-eps", "4.7", "--exit-code"])
+    rc, out, _ = run(base + ["--claim-eps", "4.7", "--exit-code"], capsys)
     assert rc == 1
-    rc, out, _ = _run(capsys, base + ["--claim-eps", "5", "--exit-code"])
+    rc, out, _ = run(base + ["--claim-eps", "5", "--exit-code"], capsys)
     assert rc == 0 and "HOLDS" in out
 
 
@@ -262,7 +254,7 @@ def test_cli_exit_status(capsys):
     ],
 )
 def test_cli_bad_input_exit_2(capsys, argv):
-    rc, _, err = _run(capsys, argv)
+    rc, _, err = run(argv, capsys)
     assert rc == 2 and err.startswith("exactdp: error:") and err.count("\n") == 1
 
 
@@ -270,5 +262,5 @@ def test_cli_undecided_exit_3(capsys):
     r = composed_delta(mechanisms(eps=["0.1"], k=3), eps_g=0, digits=80)
     D = (r.lower + r.upper) / 2
     Ds = f"{D.numerator}/{D.denominator}"
-    rc, out, err = _run(capsys, ["certify", "--eps", "0.1", "-k", "3", "--claim-eps", "0", "--claim-delta", Ds, "--max-digits", "20"])
+    rc, out, err = run(["certify", "--eps", "0.1", "-k", "3", "--claim-eps", "0", "--claim-delta", Ds, "--max-digits", "20"], capsys)
     assert rc == 3 and out == "" and err.startswith("exactdp: undecided:")

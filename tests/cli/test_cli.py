@@ -31,6 +31,7 @@ from pathlib import Path
 
 import mpmath
 import pytest
+from _cli import run, run_json
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -39,23 +40,6 @@ import exactdp.numbers.expnum
 from exactdp.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def run(argv, capsys):
-    """``(exit status, stdout, stderr)`` of ``exactdp argv`` run in-process."""
-    try:
-        rc = main([str(a) for a in argv])
-    except SystemExit as e:  # argparse errors and --help
-        rc = e.code
-    out, err = capsys.readouterr()
-    return rc, out, err
-
-
-def run_json(argv, capsys):
-    rc, out, err = run(list(argv) + ["--json"], capsys)
-    assert rc == 0 and err == "", (rc, err)
-    assert out.endswith("\n") and out.count("\n") == 1, "one JSON object on one line"
-    return json.loads(out)
 
 
 def dec(s: str) -> Fraction:

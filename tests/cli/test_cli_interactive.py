@@ -3,31 +3,14 @@ against formulas written here, bad input (exit 2, one line on stderr, nothing on
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 from fractions import Fraction as F
 
 import pytest
+from _cli import run, run_json
 
 from exactdp import composed_delta, mechanisms
-from exactdp.cli import main
-
-
-def run(argv, capsys):
-    try:
-        rc = main([str(a) for a in argv])
-    except SystemExit as e:
-        rc = e.code
-    out, err = capsys.readouterr()
-    return rc, out, err
-
-
-def run_json(argv, capsys):
-    rc, out, err = run(list(argv) + ["--json"], capsys)
-    assert rc == 0 and err == "", (rc, err)
-    assert out.count("\n") == 1
-    return json.loads(out)
 
 
 def test_concurrent_json_contract_exact(capsys):

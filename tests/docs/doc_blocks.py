@@ -92,14 +92,9 @@ def commands(path: Path) -> list[Command]:
 
 
 def run_cli(argv, capsys) -> tuple[int, str, str]:
-    from exactdp.cli import main
+    from _cli import run
 
-    try:
-        rc = main(argv)
-    except SystemExit as e:  # argparse errors
-        rc = e.code
-    out, err = capsys.readouterr()
-    return rc, out, err
+    return run(argv, capsys)
 
 
 ECHO_STATUS = '; echo "exit $?"'

@@ -358,3 +358,26 @@ def test_inverse_evaluations_are_bounded(monkeypatch):
                 optcomp(ms, dg, engine=engine, digits=30)
                 worst = max(worst, sum(c.n for c in counts))
     assert worst <= EVALS_OPTCOMP, worst
+
+
+def test_eps_at_W_builds_a_huge_exact_W_in_gmp():
+    """delta_g = 0 on the lattice u = 1.0000001: t* = W = u^(a_1 + a_2) with a_1 + a_2 = 3,184,538
+    (ln(5/4) / ln u = 2,231,435.5 and ln(11/10) / ln u = 953,101.3, each rounded up), a 7.4e7-bit
+    rational; in Fractions it took minutes (the fuzzer's `approx --exp-base 1.0000001 --delta-g 0`).
+    Checked modulo a prime, and its size, against pow() (an independent computation)."""
+    from exactdp.engines.inverse import eps_at_W
+    from exactdp.numbers import RatExp
+
+    u = F(10000001, 10000000)
+    n = 3_184_538
+    inv = eps_at_W([(RatExp.from_exp(u), n)], 30)
+    W = inv.exp_exact
+    m = 10**9 + 7
+    assert W.numerator % m == pow(10000001, n, m) and W.denominator % m == pow(10**7, n, m)
+    assert abs(W.numerator.bit_length() - n * math.log2(10000001)) < 2
+    assert abs(W.denominator.bit_length() - n * math.log2(10**7)) < 2
+    # eps_g = n ln u, enclosed
+    with mpmath.workdps(50):
+        ref = n * mpmath.log(mpmath.mpf(10000001) / 10**7)
+        r = F(mpmath.nstr(ref, 45))
+        assert inv.value.lower <= r * (1 + F(1, 10**40)) and r * (1 - F(1, 10**40)) <= inv.value.upper

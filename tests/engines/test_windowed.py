@@ -461,3 +461,26 @@ def test_float_inverse_near_the_crossing_agrees_with_the_whole_table(k, eps):
         c = optcomp(comp(k, eps=eps), Fraction(dg), engine="certified", digits=20).value
         width = 2 * float(Fraction(eps))
         assert abs(a - b) <= width and float(c.lower) - width <= a <= float(c.upper) + width, dg
+
+
+def test_float_inverse_beyond_e700_is_not_capped():
+    # k = 2: S(t) = w^2 - t on [1, w^2] (the subsets {} and {i} give <= 0 there) and
+    # Z = (1 + w)^2, so S / Z = tau at ln t* = 2 eps + ln(1 - tau (1 + 1/w)^2) = 2e6 - 1e-6 + ...;
+    # the linear step on the piece was capped at e^700 (ln t* = 700: inside the OptComp limit)
+    prep = Prepared(comp(2, eps="1e6"), W)
+    tau = 1e-6
+    L = prep.struct.locate_float(math.log(tau) + prep.log_Z)
+    assert L == pytest.approx(2e6 + math.log1p(-tau), abs=1e-6)
+
+
+@pytest.mark.parametrize("eps,dg", [("1e40", "1e-6"), ("1e11", "1e-6"), ("1e11", "0.99999999999999")])
+def test_optcomp_of_huge_eps_is_refused_not_crashed(eps, dg):
+    # eps_g = 2 eps + ln(1 - dg) (closed form above) is beyond the cost limits in every case; the
+    # float model cannot see ln(1 - dg) beside ln Z = 2e40 (it answered t* = 1 and the ball Newton built
+    # a 2.9e40-bit t: OverflowError), nor ln dg ~ -1e-24 beside 2e6 (the answer 2e6 went through), and
+    # the e^700 cap above put 2e11 at 700 (MemoryError)
+    with pytest.raises(CostTooHigh) as ei:
+        optcomp(comp(2, eps=eps), dg, engine="certified", method=W)
+    assert "about eps_g = 2e+" in str(ei.value)  # the answer located (2 eps) and its size refused
+    assert ei.value.estimate["bytes"] > 2**31
+    assert ei.value.alternative.startswith("composed_delta")

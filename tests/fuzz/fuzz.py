@@ -19,7 +19,10 @@ Usage::
 
     python tests/fuzz/fuzz.py --cases 10000 --seed 1 [--workers 2] [--report docs/fuzz.md]
 
-``make fuzz`` runs the full form; ``tests/fuzz/test_fuzz.py`` runs a bounded form in CI.
+``make fuzz`` runs the full form; ``tests/fuzz/test_fuzz.py`` runs a bounded form in CI. Run as a
+script it fuzzes the ``exactdp`` that Python imports (the script's folder, not the current one,
+is on the path): from a checkout other than the installed one, set ``PYTHONPATH`` to it.
+The report lists the cases that finished past the workers' refusal limit (``slow``).
 
 Issue 26 added what the first fuzzer missed: output paths that are symbolic links (kept as
 links, their target written), FIFOs standing in for devices, folders, empty paths and missing
@@ -473,6 +476,9 @@ def run(cases: int, seed: int, *, workers: int = 2, seconds: int = 60, memory_gi
         "exit_status": dict(sorted(Counter(str(x.get("rc", "killed")) for x in results).items())),
         "refused": sum(1 for x in results if x.get("refused")),
         "slowest": max((x.get("seconds", 0) for x in results), default=0),
+        # accepted or refused past the workers' limit for refusals: an estimate to look at
+        "slow": sorted(([x["seconds"], x["case"]] for x in results if x["ok"] and x.get("seconds", 0) > seconds / 3),
+                       reverse=True),
         "failures": fails,
     }
 
@@ -491,6 +497,7 @@ def _markdown(rep: dict, memory_gib: float, seconds: int) -> str:
         f"* exit status counts: {rep['exit_status']} (API: 0 = a result, 2 = an ExactDPError)",
         f"* refused with one line (bad input or cost): {rep['refused']}",
         f"* slowest case: {rep['slowest']} s",
+        f"* cases past the time limit for refusals ({seconds / 3:g} s) that still finished: {len(rep.get('slow', []))}",
         f"* failures (traceback, foreign exception, timeout, memory): **{len(rep['failures'])}**",
     ]
     for f in rep["failures"][:50]:
@@ -508,7 +515,9 @@ def main(argv=None) -> int:
     ap.add_argument("--report", default=None, help="write a markdown summary here")
     a = ap.parse_args(argv)
     rep = run(a.cases, a.seed, workers=a.workers, seconds=a.seconds, memory_gib=a.memory_gib)
-    print(json.dumps({k: v for k, v in rep.items() if k != "failures"}))
+    print(json.dumps({k: v for k, v in rep.items() if k not in ("failures", "slow")}))
+    for sec, case in rep["slow"]:
+        print(f"SLOW {sec} s {case}")
     for f in rep["failures"]:
         print(f"FAIL {f['case']}: {f['why']}")
     if a.report:

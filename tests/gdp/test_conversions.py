@@ -148,6 +148,42 @@ def test_mu_is_the_inverse(eps, delta):
     assert rel_width(enc) <= F(1, 10**20) / 2
 
 
+@pytest.mark.parametrize("eps,delta", [(F(10**30), F(1, 10**5)), (F(10**40), F(1, 10**5)), (F(10**40), F(1, 10**300)),
+                                       (F(10**25, 3), F(999, 1000))])
+def test_mu_at_a_huge_eps_agrees_with_the_root_search(eps, delta, monkeypatch):
+    """The closed-form bounds (taken from eps = 2^64 on) against mpmath's bisection on the closed
+    form and against the root search they replace (forced by raising the threshold)."""
+    enc = gdp_mu(eps, delta, digits=20)
+    assert rel_width(enc) <= F(1, 10**20) / 2
+    with mp.workdps(80):
+        root = root_bisect(lambda m: mp.log(delta_closed(mp.nstr(m, 90), eps, dps=90)) - mp.log(mpf(delta)),
+                           mpf(enc.lower) * (1 - mp.mpf("1e-15")), mpf(enc.upper) * (1 + mp.mpf("1e-15")), dps=70)
+        assert contains(enc, root, F(1, 10**50)), (enc, root)
+    import exactdp.gdp.conversions as conv
+
+    monkeypatch.setattr(conv, "MU_BOUNDS_MIN_EPS", F(10**100))
+    searched = gdp_mu(eps, delta, digits=20)
+    assert searched.lower <= enc.upper and enc.lower <= searched.upper
+
+
+def test_mu_at_eps_10_to_4000_is_fast(monkeypatch):
+    """Regression: 51 s in the root search (e^eps of 13,000 bits at every step). Now no search runs;
+    mu* is sqrt(2 eps) - z to 2000 digits, z = Phi^-1(1 - 1e-5) = 4.26489..."""
+    import exactdp.gdp.conversions as conv
+
+    def no_search(*a, **k):
+        raise AssertionError("the root search ran")
+
+    monkeypatch.setattr(conv, "_solve", no_search)
+    eps = F(10**4000)
+    enc = gdp_mu(eps, F(1, 10**5), digits=30)
+    assert rel_width(enc) <= F(1, 10**30) / 2
+    with mp.workdps(4100):
+        z = -mp.sqrt(2) * mp.erfinv(2 * mp.mpf("1e-5") - 1)
+        approx = -z + mp.sqrt(z * z + 2 * mp.mpf(10) ** 4000)
+        assert contains(enc, approx, F(1, 10**3000))
+
+
 @pytest.mark.parametrize("mu", [F(10**9), F(12345678901, 7)])
 def test_epsilon_for_huge_mu(mu):
     """eps ~ mu^2/2 ~ 5e17: e^eps times a normal tail of 1e-2e17. Regression: Arb's erfc of a

@@ -11,18 +11,8 @@ from fractions import Fraction as F
 
 import mpmath as mp
 import pytest
+from _cli import run
 from gdp_reference import delta_closed, mpf
-
-from exactdp.cli import main
-
-
-def run(argv, capsys):
-    try:
-        rc = main(argv)
-    except SystemExit as e:
-        rc = e.code
-    out, err = capsys.readouterr()
-    return rc, out, err
 
 
 def inside(d: dict, ref) -> bool:

@@ -31,6 +31,7 @@ from fractions import Fraction
 import mpmath
 import pytest
 import sympy
+from _cli import run
 from hypothesis import assume, example, given
 from hypothesis import strategies as st
 
@@ -618,9 +619,7 @@ def test_chain_exhaustive_small_multisets():
 
 
 def run_cli(args, capsys):
-    code = cli_main(["reduce", *args])
-    out = capsys.readouterr()
-    return code, out.out, out.err
+    return run(["reduce", *args], capsys)
 
 
 def test_cli_json_shape(capsys):

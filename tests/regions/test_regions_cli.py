@@ -12,7 +12,6 @@ References: Kairouz-Oh-Viswanath Theorems 3.3-3.5; Murtagh-Vadhan Theorems 1.3, 
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 from decimal import Decimal
@@ -21,10 +20,10 @@ from pathlib import Path
 
 import mpmath
 import pytest
+from _cli import run, run_json
 from regions_reference import np_curve, product_atoms, rr_atoms
 
 from exactdp import composed_delta, mechanisms
-from exactdp.cli import main
 
 
 @pytest.fixture(autouse=True)
@@ -32,23 +31,6 @@ def _mp_precision():
     """mpmath at 40 digits for every test here (its precision is global: set per test, not at import)."""
     with mpmath.workdps(40):
         yield
-
-
-
-def run(argv, capsys):
-    try:
-        rc = main([str(a) for a in argv])
-    except SystemExit as e:
-        rc = e.code
-    out, err = capsys.readouterr()
-    return rc, out, err
-
-
-def run_json(argv, capsys):
-    rc, out, err = run(list(argv) + ["--json"], capsys)
-    assert rc == 0 and err == "", (rc, err)
-    assert out.count("\n") == 1
-    return json.loads(out)
 
 
 def dec(s):

@@ -18,29 +18,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from _cli import refused, run
 
-from exactdp.cli import main
 from exactdp.errors import InvalidArgument
 from exactdp.jobs import output_dir, output_file, write_atomic
 
 QUERY = '{"id": 1, "mechanisms": {"exp_eps": ["2"], "k": 2}, "exp_eps_g": "2"}\n'
-
-
-def run(argv, capsys):
-    try:
-        rc = main([str(a) for a in argv])
-    except SystemExit as e:
-        rc = e.code
-    out, err = capsys.readouterr()
-    return rc, out, err
-
-
-def refused(rc, out, err, *words):
-    assert rc == 2, (rc, out, err)
-    assert out == "" and err.count("\n") == 1 and err.startswith("exactdp: error:"), (out, err)
-    assert "Traceback" not in err
-    for w in words:
-        assert w in err, err
 
 
 @pytest.fixture

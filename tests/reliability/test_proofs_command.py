@@ -7,20 +7,11 @@ from __future__ import annotations
 import json
 
 import pytest
+from _cli import run
 
 import exactdp_proofs._framework as fw
-from exactdp.cli import main
 
 ARGS = ["proofs", "--paper", "murtagh_vadhan", "--id", "Lemma 5.1", "--json"]
-
-
-def run(argv, capsys):
-    try:
-        rc = main([str(a) for a in argv])
-    except SystemExit as e:
-        rc = e.code
-    out, err = capsys.readouterr()
-    return rc, out, err
 
 
 def test_progress_and_resume(tmp_path, monkeypatch, capsys):

@@ -8,24 +8,9 @@ The function that would do the work is replaced by one that fails the test when 
 from __future__ import annotations
 
 import pytest
+from _cli import refused, run
 
 import exactdp.fdp
-from exactdp.cli import main
-
-
-def run(argv, capsys):
-    try:
-        rc = main([str(a) for a in argv])
-    except SystemExit as e:
-        rc = e.code
-    out, err = capsys.readouterr()
-    return rc, out, err
-
-
-def refused(rc, out, err, *words):
-    assert rc == 2 and out == "" and err.count("\n") == 1 and err.startswith("exactdp: error:"), (rc, out, err)
-    for w in words:
-        assert w in err, err
 
 
 @pytest.fixture
