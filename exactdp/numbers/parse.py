@@ -216,13 +216,16 @@ def warn_float(value: object, name: str, stacklevel: int = 3) -> None:
 
     Guarantee: exact decision (``Fraction(x) != Fraction(repr(x))``). Raises: nothing.
     """
-    if isinstance(value, float) and math.isfinite(value) and Fraction(value) != Fraction(repr(value)):
+    if not (isinstance(value, float) and math.isfinite(value)):
+        return
+    shown = repr(float(value))  # a float subclass (np.float64) reprs as "np.float64(0.2)"
+    if Fraction(value) != Fraction(shown):
         import warnings
 
         from ..errors import FloatInputWarning
 
-        warnings.warn(f"{name}={value!r} is a float: it is taken as its binary value {Fraction(value)}, not as "
-                      f"{Fraction(repr(value))}; pass {name}=\"{value!r}\" (a string) for the decimal",
+        warnings.warn(f"{name}={shown} is a float: it is taken as its binary value {Fraction(value)}, not as "
+                      f"{Fraction(shown)}; pass {name}=\"{shown}\" (a string) for the decimal",
                       FloatInputWarning, stacklevel=stacklevel)
 
 

@@ -173,6 +173,10 @@ def test_float_input_warning():
     assert m != Mechanism(eps="0.05") and m.eps == F(0.05)
     with pytest.warns(FloatInputWarning, match="sigma"):
         Gaussian(0.1)
+    import numpy as np
+
+    with pytest.warns(FloatInputWarning, match='delta="0.2"'):  # a float subclass: its value, not "np.float64(...)"
+        assert Mechanism(eps="0.1", delta=np.float64(0.2)).delta == F(0.2)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         Mechanism(eps=0.5, delta="1e-5")
