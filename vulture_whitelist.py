@@ -63,3 +63,4 @@ _log2_frac
 _.polynomial  # engines/lattice.py
 _.from_exponents
 _.approx_log_S  # engines/structure.py
+_.history  # audit/dpsgd.py: an Opacus accountant's history, set as k calls of step() leave it
