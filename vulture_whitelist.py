@@ -64,3 +64,5 @@ _.polynomial  # engines/lattice.py
 _.from_exponents
 _.approx_log_S  # engines/structure.py
 _.history  # audit/dpsgd.py: an Opacus accountant's history, set as k calls of step() leave it
+_.runtest  # testing/pytest_plugin.py: pytest.Item hooks
+_.reportinfo

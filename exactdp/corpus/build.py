@@ -17,11 +17,11 @@ from ..numbers import fraction_str, parse_choice, parse_int, parse_rational
 from ..numbers.parse import parse_json
 from .events import check_event_vector, compute_event_vector, dpsgd_grid, is_event_entry, prepare_event
 from .grid import curated_grid
+from .version import CORPUS_VERSION
 
 __all__ = ["build_corpus", "verify_corpus", "load_corpus", "compute_vector", "check_vector", "read_grid",
            "curated_grid", "shipped_path", "CORPUS_VERSION", "MAX_EXACT_CHARS", "VECTORS", "MANIFEST", "SUITES"]
 
-CORPUS_VERSION = 1
 #: Longest exact rational written into a vector (longer ones are kept as their SHA-256).
 MAX_EXACT_CHARS = 2000
 VECTORS = "vectors.jsonl"

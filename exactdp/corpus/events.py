@@ -96,7 +96,7 @@ def compute_event_vector(vid: str, canon: dict, tags: list) -> dict:
     """
     from .. import __version__
     from ..batch.query import error_record
-    from .build import CORPUS_VERSION
+    from .version import CORPUS_VERSION
 
     case = _case(canon)
     qd = {"kind": case.direction, ("delta" if case.direction == "epsilon" else "eps"): fraction_str(case.query)}

@@ -48,8 +48,9 @@ CLAIMS = ("upper", "lower", "estimate")
 
 #: Verdicts on one answer: the claim holds (``sound``), an upper bound below the optimum
 #: (``unsound``), a lower bound above it (``invalid``), an estimate outside its own error bar
-#: (``bar-violated``), an estimate without a bar (``reported``), ``undecided``, ``error``.
-EVENT_STATUSES = ("sound", "unsound", "invalid", "bar-violated", "reported", "undecided", "error")
+#: (``bar-violated``), an estimate without a bar (``reported``), ``undecided``, ``error``, and
+#: ``unsupported`` (the accountant raised NotImplementedError: a case it does not answer).
+EVENT_STATUSES = ("sound", "unsound", "invalid", "bar-violated", "reported", "undecided", "error", "unsupported")
 
 #: The neighbouring relations of :class:`exactdp.Accountant`.
 RELATIONS = ("add_remove", "remove", "add", "replace_one")
@@ -501,7 +502,8 @@ class EventReport:
         c = self.counts()
         return (f"{self.name}: {len(self.verdicts)} answers: {c['sound']} sound, {c['unsound']} unsound, "
                 f"{c['invalid']} invalid, {c['bar-violated']} outside their error bar, {c['reported']} estimates, "
-                f"{c['undecided']} undecided, {c['error']} errors")
+                f"{c['undecided']} undecided, {c['error']} errors" + (f", {c['unsupported']} not answered"
+                                                                      if c["unsupported"] else ""))
 
 
 def _answer_text(v: EventVerdict) -> str:
@@ -556,7 +558,9 @@ def check_events(accountant: Callable, cases: Union[Iterable, str] = "dpsgd", *,
     ``accountant(event, query, relation)`` is called once per case with the event tree (a
     :class:`~exactdp.noise_events.Composed`; :func:`dpsgd_params` gives ``(sigma, q, steps)``), the
     exact query (a delta when ``direction="epsilon"``, an eps when ``"delta"``) and the
-    relation (``"add_remove"``, ``"remove"``, ``"add"``, ``"replace_one"``). It returns a number,
+    relation (``"add_remove"``, ``"remove"``, ``"add"``, ``"replace_one"``); it raises
+    ``NotImplementedError`` for a case it does not answer (verdict ``unsupported``, not a failure).
+    It returns a number,
     which claims to be ``claim`` (default an upper bound), or a dict of several claims, e.g.
     ``{"lower": lo, "estimate": est, "upper": hi}`` (prv_accountant) or
     ``{"estimate": est, "error": bar}`` (an estimate with its stated absolute error bar).
@@ -591,6 +595,12 @@ def check_events(accountant: Callable, cases: Union[Iterable, str] = "dpsgd", *,
         t0 = time.perf_counter()
         try:
             ans = accountant(case.event, case.query, case.relation)
+        except NotImplementedError as e:  # a case the accountant says it does not answer
+            report.verdicts.append(EventVerdict(case=case, claim=claim, status="unsupported", answer=None,
+                                                answer_exact=None, certified=None, error=None, relative=None, bar=None,
+                                                digits=0, seconds=time.perf_counter() - t0,
+                                                reason=f"not answered: {str(e)[:200]}"))
+            continue
         except Exception as e:  # the accountant's failure is a finding
             report.verdicts.append(EventVerdict(case=case, claim=claim, status="error", answer=None, answer_exact=None,
                                                 certified=None, error=None, relative=None, bar=None, digits=0,
