@@ -26,7 +26,7 @@ opacus          ``prv``              ``PRVAccountant.get_epsilon``: its upper bo
 dp_accounting runs add/remove and replace-one cases (its ``NeighboringRelation``),
 prv_accountant and Opacus add/remove only, epsilon(delta) only for Opacus; the other cases are
 "not run", with the reason. A configuration whose arrays would pass :data:`MAX_PEER_POINTS`
-points (about 2 GiB) is not run either, with the estimate: memory stays bounded.
+points is not run either, with the estimate: memory stays bounded.
 """
 
 from __future__ import annotations
@@ -43,9 +43,9 @@ from ..testing.dpsgd import EventCase, dpsgd_params
 __all__ = ["DPSGD_PEERS", "DpsgdPeer", "dpsgd_peer", "MAX_PEER_POINTS", "run_dpsgd_peer", "not_run", "audit_dpsgd_vector",
            "run_dpsgd_audit", "findings", "summarize_dpsgd", "dpsgd_markdown", "DPSGD_AUDIT_VERSION"]
 
-#: Largest discretisation (points of a PLD or PRV array) a peer is run at: ~2 GiB of float64
-#: working arrays (dp_accounting's PLD at 1e9 points grew past 24 GB).
-MAX_PEER_POINTS = 2 * 10**7
+#: Largest discretisation (points of a PLD or PRV array) a peer is run at (dp_accounting's PLD at
+#: 1e9 points grew past 24 GB; the whole DP-SGD corpus at a limit of 2 x 10^7 peaked at 2.2 GiB).
+MAX_PEER_POINTS = 10**7
 
 
 class DpsgdPeer:
@@ -93,7 +93,7 @@ def _dpa_why_not(knob, sigma, q, k, relation, direction, query) -> Optional[str]
         pts = 24 * _loss_sd(sigma, q, k) / _dpa_interval(knob)
         if pts > MAX_PEER_POINTS:
             return (f"not run: the composed PLD would span about {pts:.2g} points at interval {_dpa_interval(knob):g} "
-                    f"(limit {MAX_PEER_POINTS:.0e}, about 2 GiB)")
+                    f"(limit {MAX_PEER_POINTS:.0e})")
     return None
 
 
@@ -190,7 +190,7 @@ def _prv_why_not(knob, sigma, q, k, relation, direction, query) -> Optional[str]
         return None if isinstance(e, (ValueError, ArithmeticError)) else f"not run: {type(e).__name__}"
     pts = _prv_points(ee, de, k, L)
     if pts > MAX_PEER_POINTS:
-        return f"not run: the PRV mesh would have about {pts:.2g} points (limit {MAX_PEER_POINTS:.0e}, about 2 GiB)"
+        return f"not run: the PRV mesh would have about {pts:.2g} points (limit {MAX_PEER_POINTS:.0e})"
     return None
 
 
@@ -234,7 +234,7 @@ def _opacus_why_not(knob, sigma, q, k, relation, direction, query) -> Optional[s
     if knob == "prv":
         pts = _prv_points(0.01, query / 1000, k, max(10.0, 4 * _loss_sd(sigma, q, k) + 10))
         if pts > MAX_PEER_POINTS:
-            return f"not run: the PRV mesh would have about {pts:.2g} points (limit {MAX_PEER_POINTS:.0e}, about 2 GiB)"
+            return f"not run: the PRV mesh would have about {pts:.2g} points (limit {MAX_PEER_POINTS:.0e})"
     return None
 
 

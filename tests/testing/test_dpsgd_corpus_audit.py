@@ -205,6 +205,20 @@ def test_audit_real_peer_on_tiny_delta(name):
         assert r["verdict"] == "error" and "delta" in r["reason"]
 
 
+def test_dp_accounting_pessimistic_pld_below_the_closed_form():
+    """Runs only where dp_accounting is installed: 100 Gaussian steps of sigma 1 (mu = 10) at delta
+    1e-10, its pessimistic PLD (interval 1e-4) below the mu-GDP closed form (checked here in mpmath)."""
+    from exactdp.audit.dpsgd import audit_dpsgd_vector
+
+    pytest.importorskip("dp_accounting", reason="dp_accounting is not installed (pip install 'exactdp[peers]')")
+    [v] = [v for v in VECTORS if v["id"] == "e7525f0efb86e9024429"]
+    [r] = audit_dpsgd_vector("dp_accounting", "pld-pess-1e-4", v)["records"]
+    with mp.workdps(50):
+        truth = R.invert(lambda e: R.gdp_delta(10, e), R.mpf(F(v["query"]["delta"])), hi=1000)
+        assert R.mpf(r["answer"]) < truth - R.mpf("1e-5")
+    assert r["verdict"] == "unsound" and r["severity"] == "material" and "self_compose(100)" in r["reproduce"]
+
+
 def test_cli_dpsgd_audit(capsys, toy_peer, monkeypatch):
     assert main(["audit", "--suite", "dpsgd", "--peer", "opacus", "--quick"]) == 2
     err = capsys.readouterr().err
