@@ -71,3 +71,6 @@ _.largest_sample_rate
 _.most_steps
 _.decided
 _.h_infeasible
+_.history  # audit/dpsgd.py: an Opacus accountant's history, set as k calls of step() leave it
+_.runtest  # testing/pytest_plugin.py: pytest.Item hooks
+_.reportinfo

@@ -78,7 +78,7 @@ def unsupported(p: Peer, knob: str, groups: Groups) -> Optional[str]:
     """Why ``knob`` of ``p`` is not run on ``groups`` (None when it is). Guarantee: exact. Raises: nothing."""
     k = sum(n for _, _, n in groups)
     rr = (p.name == "dp_accounting" and knob.endswith("-rr")) or p.name == "opendp" or (p.name == "autodp"
-                                                                                         and knob == "randresponse")
+                                                                                         and knob.startswith("randresponse"))
     if rr and len(groups) > 1 and k > 30:
         return ("not run: the randomized responses' e^eps are incommensurable rationals, and exactdp's exact sum "
                 "over their classes is too costly beyond k = 30 (the eps-given knobs cover these cases)")
@@ -201,20 +201,36 @@ def _prv_python(knob: str, groups: Groups, direction: str, q: float) -> str:
 # autodp
 
 
+#: Largest relative change of eps that the dyadic rounding of :func:`_rr_true` may make.
+RR_ROUNDING = 0.05
+
+
 def _rr_true(eps: float) -> float:
     """The probability of the truth of the randomized response standing for eps, rounded to a multiple
-    of 2^-10: a float whose ``p/(1 - p)`` is a small rational (e.g. 269/243 for eps = 0.1; the
-    exact engines are slow on the 53-bit rationals of an unrounded float)."""
-    return round(math.exp(eps) / (1.0 + math.exp(eps)) * 1024) / 1024
+    of 2^-m: a float whose ``p/(1 - p)`` is a small rational (e.g. 269/243 for eps = 0.1; the
+    exact engines are slow on the 53-bit rationals of an unrounded float). ``m`` is the least
+    exponent from 10 on at which the mechanism's ``ln(p/(1 - p))`` is within :data:`RR_ROUNDING`
+    (relative) of eps: 2^-10 for eps from 0.1 to 1, 2^-19 for eps = 1e-4 (which 2^-10 rounded to
+    p = 1/2, eps = 0: a mechanism other than the one the grid asks about)."""
+    x = math.exp(eps) / (1.0 + math.exp(eps))
+    for m in range(10, 53):
+        p = round(x * 2**m) / 2**m
+        if 0 < p < 1 and abs(math.log(p / (1 - p)) - eps) <= RR_ROUNDING * eps:
+            return p
+    return x
 
 
 def _autodp_mech(knob: str, groups: Groups):
     warnings.filterwarnings("ignore")
     from autodp.mechanism_zoo import PureDP_Mechanism, RandresponseMechanism
+    from autodp.transformer_zoo import ComposeAFA
     from autodp.transformer_zoo import Composition as AComposition
 
-    ms = [PureDP_Mechanism(e) if knob == "puredp" else RandresponseMechanism(p=_rr_true(e)) for e, _, _ in groups]
     ns = [n for _, _, n in groups]
+    if knob == "randresponse-afa":  # the analytical Fourier accountant: phi-functions, composed by ComposeAFA
+        ms = [RandresponseMechanism(p=_rr_true(e), RDP_off=True, phi_off=False) for e, _, _ in groups]
+        return ComposeAFA()(ms, ns)
+    ms = [PureDP_Mechanism(e) if knob == "puredp" else RandresponseMechanism(p=_rr_true(e)) for e, _, _ in groups]
     if len(ms) == 1 and ns[0] == 1:
         return ms[0]
     return AComposition()(ms, ns)
@@ -240,6 +256,9 @@ def _autodp_python(knob: str, groups: Groups, direction: str, q: float) -> str:
         lambda e: f"RandresponseMechanism(p={_rr_true(e)!r})")
     ns = [n for _, _, n in groups]
     call = f"get_approxDP({q!r})" if direction == "epsilon" else f"get_approx_delta({q!r})"
+    if knob == "randresponse-afa":
+        ms = ", ".join(f"RandresponseMechanism(p={_rr_true(e)!r}, RDP_off=True, phi_off=False)" for e, _, _ in groups)
+        return f"ComposeAFA()([{ms}], {ns}).{call}"
     if len(groups) == 1 and ns[0] == 1:
         return f"{mk(groups[0][0])}.{call}"
     return f"Composition()([{', '.join(mk(e) for e, _, _ in groups)}], {ns}).{call}"
@@ -324,7 +343,8 @@ PEERS: dict[str, Peer] = {
     "autodp": Peer(
         "autodp", "autodp", "autodp",
         {"puredp": "PureDP_Mechanism(eps), transformer_zoo.Composition (RDP, BBGHS conversion: the default)",
-         "randresponse": "RandresponseMechanism(p = e^eps/(1 + e^eps)), the same Composition"},
+         "randresponse": "RandresponseMechanism(p = e^eps/(1 + e^eps)), the same Composition",
+         "randresponse-afa": "RandresponseMechanism(p, phi_off=False), ComposeAFA (the analytical Fourier accountant)"},
         _autodp_run, _autodp_comp, _autodp_python),
     "opendp": Peer(
         "opendp", "opendp", "opendp",

@@ -44,7 +44,7 @@ def audit_grid(grid: str = "full") -> list[dict]:
     ``full``: pure eps in {0.1, 1} and k in {1, 10, ..., 10^4} (and 10^5 for eps = 0.1, one
     delta_g and one eps_g); approximate (0.1, 1e-8) to
     k = 10^4; a small eps (1e-4); a heterogeneous lattice (eps 0.1, 0.2, 0.4, k to 3000); a
-    heterogeneous approximate mix; delta_g in {1e-3, 1e-6, 1e-9}, two eps_g per case.
+    heterogeneous approximate mix; delta_g in {1e-3, 1e-6, 1e-9} (and 1e-10 at k = 10^3), two eps_g per case.
     ``quick``: a handful of small cases.
 
     Guarantee: exact (the cases). Raises: InvalidArgument (unknown grid).
@@ -66,18 +66,20 @@ def audit_grid(grid: str = "full") -> list[dict]:
         add("lattice-n3", "pure, heterogeneous", [[0.1, 0.0, 3], [0.2, 0.0, 3], [0.4, 0.0, 3]], [1e-3])
         return cases
     dgs = [1e-3, 1e-6, 1e-9]
+    dgs_k1000 = dgs + [1e-10]  # where dp_accounting's PLD at 1e-4 is materially optimistic
     for eps in (0.1, 1.0):
         for k in (1, 10, 100, 1000, 10_000):
-            add(f"pure-{eps}-k{k}", "pure, homogeneous", [[eps, 0.0, k]], dgs)
+            add(f"pure-{eps}-k{k}", "pure, homogeneous", [[eps, 0.0, k]], dgs_k1000 if k == 1000 else dgs)
     # k = 10^5: one delta_g (exactdp's optimum takes about 15 s per query there)
     cases.append({"id": "pure-0.1-k100000", "label": "pure, homogeneous", "groups": [[0.1, 0.0, 100_000]],
                   "delta_g": [1e-6], "eps_g": [650.0]})
     for k in (1, 10, 100, 1000, 10_000):
-        add(f"approx-0.1-1e-8-k{k}", "approximate, homogeneous", [[0.1, 1e-8, k]], dgs)
+        add(f"approx-0.1-1e-8-k{k}", "approximate, homogeneous", [[0.1, 1e-8, k]], dgs_k1000 if k == 1000 else dgs)
     for k in (1, 10):
         add(f"pure-1e-4-k{k}", "pure, homogeneous, small eps", [[1e-4, 0.0, k]], dgs)
     for n in (1, 10, 100, 1000):
-        add(f"lattice-n{n}", "pure, heterogeneous", [[0.1, 0.0, n], [0.2, 0.0, n], [0.4, 0.0, n]], dgs)
+        add(f"lattice-n{n}", "pure, heterogeneous", [[0.1, 0.0, n], [0.2, 0.0, n], [0.4, 0.0, n]],
+            dgs_k1000 if n == 1000 else dgs)
     for n in (1, 10):
         add(f"mixed-n{n}", "approximate, heterogeneous", [[0.1, 0.0, n], [0.5, 1e-9, n], [1.0, 1e-8, n]], dgs)
     return cases
@@ -223,6 +225,18 @@ def _fmt_rel(x: float) -> str:
     return f"{x:+.1e}"
 
 
+def _optimum_text(opt: dict, digits: int = 6) -> str:
+    """An optimum's enclosure ``{"lower", "upper"}`` (decimal strings) for a table: ``digits``
+    significant digits, rounded outward, exponent kept (``[8.82675e-20, 8.82676e-20]``)."""
+    if opt["lower"] == "inf":
+        return "inf"
+    from ..numbers import fraction_to_decimal, parse_rational
+
+    lo, hi = parse_rational(opt["lower"], "optimum"), parse_rational(opt["upper"], "optimum")
+    a, b = fraction_to_decimal(lo, digits, "down"), fraction_to_decimal(hi, digits, "up")
+    return f"{a} (exact)" if lo == hi and parse_rational(a, "optimum") == lo else f"[{a}, {b}]"
+
+
 def markdown(records: list[dict], *, max_unsound: int = 40) -> str:
     """The summary table and the unsound answers (with reproductions) as Markdown.
 
@@ -245,7 +259,7 @@ def markdown(records: list[dict], *, max_unsound: int = 40) -> str:
         for r in bad[:max_unsound]:
             q = f"delta_g = {r['query']!r}" if r["direction"] == "epsilon" else f"eps_g = {r['query']!r}"
             opt = r["optimum"]
-            o = "inf" if opt["lower"] == "inf" else f"[{opt['lower'][:19]}, {opt['upper'][:19]}]"
+            o = _optimum_text(opt)
             lines.append(f"| {r['peer']} | {r['knob']} | {r['answer_name']} | {r['case']} | {q} | {r['answer']!r} | {o} "
                          f"| {_fmt_rel(r['excess']) if isinstance(r['excess'], float) else r['excess']} |")
     errs = [r for r in records if r["status"] == "error"]

@@ -36,7 +36,10 @@ def register(sub) -> None:
     s = p.add_subparsers(dest="action", metavar="ACTION")
     s.required = True
     b = s.add_parser("build", help="build (or resume) a corpus", description="Build a corpus into DIR (resumable).")
-    b.add_argument("--grid", metavar="FILE", help="JSON lines, one query each (default: the curated grid)")
+    b.add_argument("--grid", metavar="FILE", help="JSON lines, one query each (default: the curated grid of the suite)")
+    b.add_argument("--suite", choices=("optcomp", "dpsgd"), default="optcomp",
+                   help="the default grid: optcomp ((eps, delta) compositions) or dpsgd (Gaussian, Poisson-subsampled)")
+    b.add_argument("--full", action="store_true", help="with --suite dpsgd: the full grid (about 900 queries; hours)")
     b.add_argument("--out", metavar="DIR", required=True, help="the corpus folder")
     add_scale_args(b)
     b.add_argument("--json", action="store_true", help="print the manifest as one JSON object")
@@ -48,6 +51,8 @@ def register(sub) -> None:
     v.add_argument("--sample", type=positive_int("--sample"), metavar="N", help="check a random sample of N vectors")
     v.add_argument("--seed", type=positive_int("--seed"), default=1, metavar="S", help="seed of the sample (default 1)")
     v.add_argument("--tag", action="append", metavar="TAG", help="only vectors with this tag (repeatable)")
+    v.add_argument("--suite", choices=("optcomp", "dpsgd"), default="optcomp",
+                   help="the shipped corpus checked when DIR is not given (default optcomp)")
     add_scale_args(v)
     v.add_argument("--json", action="store_true", help="print one JSON object")
     v.set_defaults(func=run_verify)
@@ -58,7 +63,7 @@ def run_build(args) -> int:
     check_outputs(args, dirs=["out"], scheduler=True)  # before any work (the library checks again)
     from ..corpus import build_corpus, read_grid
 
-    grid = read_grid(args.grid)
+    grid = read_grid(args.grid, args.suite, "full" if args.full else "curated")
     man = build_corpus(args.out, grid, scheduler=args.scheduler, workers=args.workers, progress=progress_of(args))
     if args.json:
         emit_json(man)
@@ -75,7 +80,7 @@ def run_verify(args) -> int:
     from ..corpus import verify_corpus
 
     r = verify_corpus(args.dir, sample=args.sample, seed=args.seed, tags=args.tag, scheduler=args.scheduler,
-                      workers=args.workers, progress=progress_of(args))
+                      workers=args.workers, progress=progress_of(args), suite=args.suite)
     bad = r["mismatch"] + r["error"] + (1 if r["manifest_ok"] is False else 0)
     if args.json:
         emit_json(r)

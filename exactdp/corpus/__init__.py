@@ -25,12 +25,18 @@ A vector is a query and its answer::
 :mod:`exactdp.jobs`); :func:`verify_corpus` re-checks one with the current
 exactdp; :func:`load_corpus` reads one (by default the curated corpus shipped in the
 package, ``exactdp/corpus/data``, built from :func:`~exactdp.corpus.grid.curated_grid`).
+
+The DP-SGD corpus (``suite="dpsgd"``, shipped in ``exactdp/corpus/dpsgd``, grid
+:func:`~exactdp.corpus.events.dpsgd_grid`) holds certified enclosures of Gaussian, Laplace and
+Poisson-subsampled compositions under each neighbouring relation (:mod:`exactdp.corpus.events`
+describes its vectors).
 """
 
 from .build import (  # noqa: F401 (the package's public names)
     CORPUS_VERSION,
     MANIFEST,
     MAX_EXACT_CHARS,
+    SUITES,
     VECTORS,
     build_corpus,
     check_vector,
@@ -41,5 +47,6 @@ from .build import (  # noqa: F401 (the package's public names)
     shipped_path,
     verify_corpus,
 )
+from .events import dpsgd_grid  # noqa: F401
 
-__all__ = ["build_corpus", "verify_corpus", "load_corpus", "compute_vector", "check_vector", "read_grid", "curated_grid", "shipped_path", "CORPUS_VERSION", "MAX_EXACT_CHARS", "VECTORS", "MANIFEST"]
+__all__ = ["build_corpus", "verify_corpus", "load_corpus", "compute_vector", "check_vector", "read_grid", "curated_grid", "shipped_path", "CORPUS_VERSION", "MAX_EXACT_CHARS", "VECTORS", "MANIFEST", "SUITES", "dpsgd_grid"]

@@ -13,14 +13,15 @@ from typing import Callable, Iterable, Optional
 from ..batch.query import error_record, parse_query
 from ..errors import ExactDPError, InvalidArgument
 from ..jobs import check_scheduler, output_dir, output_file, read_input, read_state, run_tasks, write_atomic
-from ..numbers import fraction_str, parse_int, parse_rational
+from ..numbers import fraction_str, parse_choice, parse_int, parse_rational
 from ..numbers.parse import parse_json
+from .events import check_event_vector, compute_event_vector, dpsgd_grid, is_event_entry, prepare_event
 from .grid import curated_grid
+from .version import CORPUS_VERSION
 
 __all__ = ["build_corpus", "verify_corpus", "load_corpus", "compute_vector", "check_vector", "read_grid",
-           "curated_grid", "shipped_path", "CORPUS_VERSION", "MAX_EXACT_CHARS", "VECTORS", "MANIFEST"]
+           "curated_grid", "shipped_path", "CORPUS_VERSION", "MAX_EXACT_CHARS", "VECTORS", "MANIFEST", "SUITES"]
 
-CORPUS_VERSION = 1
 #: Longest exact rational written into a vector (longer ones are kept as their SHA-256).
 MAX_EXACT_CHARS = 2000
 VECTORS = "vectors.jsonl"
@@ -29,9 +30,15 @@ MANIFEST = "manifest.json"
 MAX_GRID = 1_000_000
 
 
-def shipped_path() -> str:
-    """The folder of the curated corpus shipped in the package. Guarantee: exact. Raises: nothing."""
-    return os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
+#: The corpora shipped in the package: ``optcomp`` (compositions of (eps, delta) mechanisms) and
+#: ``dpsgd`` (Gaussian, Laplace and Poisson-subsampled compositions, :mod:`exactdp.corpus.events`).
+SUITES = ("optcomp", "dpsgd")
+
+
+def shipped_path(suite: str = "optcomp") -> str:
+    """The folder of a curated corpus shipped in the package. Guarantee: exact. Raises: InvalidArgument (unknown suite)."""
+    parse_choice(suite, "suite", SUITES)
+    return os.path.join(os.path.dirname(os.path.abspath(__file__)), "data" if suite == "optcomp" else "dpsgd")
 
 
 def _canonical(obj: dict) -> str:
@@ -51,6 +58,8 @@ def _query_of(entry: dict) -> tuple[dict, list]:
 
 def _prepare(entry: dict) -> tuple[str, dict, list]:
     """``(id, canonical query JSON, tags)`` of a grid entry, validated (a certify query is refused)."""
+    if is_event_entry(entry):
+        return prepare_event(entry)
     q, tags = _query_of(entry)
     parsed = parse_query(q)
     if parsed.kind == "certify":
@@ -96,6 +105,8 @@ def compute_vector(vid: str, query: dict, tags: list) -> dict:
     from .. import __version__
     from ..engines import composed_delta, optcomp
 
+    if is_event_entry(query):
+        return compute_event_vector(vid, query, tags)
     q = parse_query(query)
     qd: dict = {"kind": q.kind, **{k: fraction_str(v) for k, v in q.value.items()}}
     base = {"exactdp_corpus": CORPUS_VERSION, "id": vid, "tags": list(tags), "composition": query["composition"],
@@ -112,14 +123,17 @@ def compute_vector(vid: str, query: dict, tags: list) -> dict:
             "method": r.method, "requested_method": q.method, "guarantee": r.guarantee, "exactdp_version": __version__}
 
 
-def read_grid(path: Optional[str] = None) -> list[dict]:
+def read_grid(path: Optional[str] = None, suite: str = "optcomp", which: str = "curated") -> list[dict]:
     """Grid entries from a JSON-lines file (one query object each, optional ``"tags"``; blank
-    lines and ``#`` comments skipped), or the curated grid when ``path`` is None.
+    lines and ``#`` comments skipped), or when ``path`` is None the grid of ``suite``: the curated
+    (eps, delta) grid, or the DP-SGD grid ``which`` (``"curated"`` or ``"full"``,
+    :func:`exactdp.corpus.events.dpsgd_grid`).
 
-    Guarantee: exact. Raises: InvalidArgument (missing file, a line that is not a JSON object).
+    Guarantee: exact. Raises: InvalidArgument (missing file, a line that is not a JSON object, unknown suite).
     """
+    parse_choice(suite, "suite", SUITES)
     if path is None:
-        return curated_grid()
+        return curated_grid() if suite == "optcomp" else dpsgd_grid(which)
     data = read_input(path, "--grid").decode("utf-8", "replace")
     out = []
     for n, line in enumerate(data.split("\n"), 1):
@@ -156,7 +170,7 @@ def build_corpus(out_dir: str, grid: Optional[Iterable[dict]] = None, *, schedul
     vectors; a finished corpus of the same grid is left as it is.
 
     Guarantee: each vector as :func:`compute_vector`; the files do not depend on resumption or
-    on the scheduler (byte for byte).
+    on the scheduler (byte for byte, apart from the ``seconds`` of DP-SGD vectors).
 
     Parameters:
         out_dir: the corpus folder (created).
@@ -255,8 +269,8 @@ def _corpus_file(path: str) -> str:
     return p
 
 
-def load_corpus(path: Optional[str] = None) -> list[dict]:
-    """The vectors of a corpus (a folder or a ``vectors.jsonl``; default: the shipped corpus).
+def load_corpus(path: Optional[str] = None, suite: str = "optcomp") -> list[dict]:
+    """The vectors of a corpus (a folder or a ``vectors.jsonl``; default: the shipped corpus of ``suite``).
 
     Guarantee: exact (the vectors as written).
 
@@ -268,7 +282,7 @@ def load_corpus(path: Optional[str] = None) -> list[dict]:
         >>> len(vs) >= 200, {v["query"]["kind"] for v in vs} == {"epsilon", "delta"}
         (True, True)
     """
-    p = _corpus_file(path or shipped_path())
+    p = _corpus_file(path or shipped_path(suite))
     out = []
     with open(p, encoding="utf-8") as f:
         for n, line in enumerate(f, 1):
@@ -297,6 +311,8 @@ def check_vector(v: dict) -> dict:
     Guarantee: exact decision. Raises: nothing.
     """
     vid = v.get("id", "?")
+    if is_event_entry(v):
+        return check_event_vector(v)
     try:
         q = {"composition": v["composition"], "digits": v.get("digits", 30), "method": v.get("requested_method", "auto")}
         kind = v["query"]["kind"]
@@ -343,9 +359,10 @@ def _check_task(v: dict) -> dict:
 
 def verify_corpus(path: Optional[str] = None, *, sample: Optional[int] = None, seed: int = 0,
                   tags: Optional[list] = None, scheduler: Optional[str] = None, workers: Optional[int] = None,
-                  progress: bool = False) -> dict:
-    """Re-check a corpus (default: the shipped one) with this exactdp: every vector, or a random
-    ``sample`` of them, optionally only those with one of ``tags``.
+                  progress: bool = False, suite: str = "optcomp") -> dict:
+    """Re-check a corpus (default: the shipped one of ``suite``) with this exactdp: every vector, or
+    a random ``sample`` of them, optionally only those with one of ``tags``. A DP-SGD vector is
+    recomputed at its digits (seconds each: the shipped DP-SGD corpus takes minutes).
 
     Also checks the manifest (count and SHA-256 of ``vectors.jsonl``) when there is one.
 
@@ -359,7 +376,7 @@ def verify_corpus(path: Optional[str] = None, *, sample: Optional[int] = None, s
         >>> r["checked"], r["mismatch"], r["error"]
         (3, 0, 0)
     """
-    p = _corpus_file(path or shipped_path())
+    p = _corpus_file(path or shipped_path(suite))
     vectors = load_corpus(p)
     problems: list[dict] = []
     man_path = os.path.join(os.path.dirname(p), MANIFEST)

@@ -3,6 +3,10 @@
 * :func:`check_accountant` / :func:`assert_sound`: an accountant's answers decided
   rigorously against the certified optimum (Murtagh-Vadhan Theorem 1.5): sound,
   unsound (a privacy violation, with the margin), loose (relative excess), undecided.
+* :func:`check_events` (also through ``check_accountant`` on event cases), :class:`EventCase`,
+  :func:`reference`: two-sided verdicts on accountants of Gaussian, Laplace, randomized-response
+  and Poisson-subsampled (DP-SGD) compositions: upper bounds unsound, lower bounds invalid,
+  estimates against their own error bars (:mod:`exactdp.testing.dpsgd`).
 * :func:`standard_cases`, :class:`Case`, :func:`float_groups`: the questions to ask,
   and the composition in the float form most accountants take.
 * Hypothesis strategies (:mod:`exactdp.testing.strategies`, needs ``hypothesis``):
@@ -25,6 +29,8 @@ _EXPORTS = {
     "mechanisms_st": "strategies", "homogeneous": "strategies", "heterogeneous": "strategies",
     "lattice": "strategies", "compositions": "strategies", "mechanism_lists": "strategies", "cases": "strategies",
     "delta_g_values": "strategies", "eps_g_values": "strategies",
+    "EventCase": "dpsgd", "EventVerdict": "dpsgd", "EventReport": "dpsgd", "check_events": "dpsgd",
+    "decide_event": "dpsgd", "reference": "dpsgd", "dpsgd_params": "dpsgd", "corpus_cases": "dpsgd",
 }
 
 __all__ = list(_EXPORTS)

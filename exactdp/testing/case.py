@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from decimal import Decimal
 from fractions import Fraction
+from typing import Union
 
 from ..events import Composition, as_composition
 from ..numbers import fraction_str, parse_choice, parse_delta, parse_eps
+from ..numbers.parse import as_scalar
 
-__all__ = ["DIRECTIONS", "Case", "describe", "show"]
+__all__ = ["DIRECTIONS", "Case", "describe", "show", "exact_answer"]
 
 DIRECTIONS = ("epsilon", "delta")
 
@@ -85,3 +88,30 @@ def show(x: object, digits: int = 12) -> str:
     return str(x)
 
 
+def exact_answer(value: object) -> Union[Fraction, float]:
+    """An accountant's answer as an exact number: a Fraction, or ``+inf`` / ``-inf``.
+
+    Floats (and NumPy floats) are taken as the binary number they are; Decimals and
+    strings digit for digit (``"inf"`` is accepted); ints and Fractions as they are.
+
+    Guarantee: exact.
+
+    Raises:
+        InvalidArgument: NaN, None, a boolean, or anything that is not a number.
+
+    Examples:
+        >>> exact_answer(0.1)
+        Fraction(3602879701896397, 36028797018963968)
+        >>> exact_answer("0.1"), exact_answer(Decimal("-inf"))
+        (Fraction(1, 10), -inf)
+    """
+    v = as_scalar(value)
+    if isinstance(v, float) and math.isinf(v):
+        return v
+    if isinstance(v, Decimal) and v.is_infinite():
+        return math.inf if v > 0 else -math.inf
+    if isinstance(v, str) and v.strip().lower().lstrip("+-") in ("inf", "infinity"):
+        return -math.inf if v.strip().startswith("-") else math.inf
+    from ..numbers import parse_rational
+
+    return parse_rational(v, "answer", expected="a number (float, Decimal, Fraction, int or numeric string)")

@@ -26,7 +26,6 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass, field
-from decimal import Decimal
 from fractions import Fraction
 from functools import lru_cache
 from typing import Callable, Iterable, Optional, Sequence, Union
@@ -34,8 +33,7 @@ from typing import Callable, Iterable, Optional, Sequence, Union
 from ..errors import ExactDPError, InvalidArgument
 from ..events import Composition
 from ..numbers import Enclosure, fraction_str, fraction_to_decimal, parse_choice, parse_int
-from ..numbers.parse import as_scalar
-from .case import DIRECTIONS, Case, show
+from .case import DIRECTIONS, Case, exact_answer, show
 
 __all__ = ["Case", "Verdict", "AccountantReport", "check_accountant", "assert_sound", "optimum", "exact_answer",
            "DIRECTIONS", "STATUSES"]
@@ -43,35 +41,6 @@ __all__ = ["Case", "Verdict", "AccountantReport", "check_accountant", "assert_so
 STATUSES = ("sound", "unsound", "undecided", "error")
 
 End = Union[Fraction, float]
-
-
-def exact_answer(value: object) -> End:
-    """An accountant's answer as an exact number: a Fraction, or ``+inf`` / ``-inf``.
-
-    Floats (and NumPy floats) are taken as the binary number they are; Decimals and
-    strings digit for digit (``"inf"`` is accepted); ints and Fractions as they are.
-
-    Guarantee: exact.
-
-    Raises:
-        InvalidArgument: NaN, None, a boolean, or anything that is not a number.
-
-    Examples:
-        >>> exact_answer(0.1)
-        Fraction(3602879701896397, 36028797018963968)
-        >>> exact_answer("0.1"), exact_answer(Decimal("-inf"))
-        (Fraction(1, 10), -inf)
-    """
-    v = as_scalar(value)
-    if isinstance(v, float) and math.isinf(v):
-        return v
-    if isinstance(v, Decimal) and v.is_infinite():
-        return math.inf if v > 0 else -math.inf
-    if isinstance(v, str) and v.strip().lower().lstrip("+-") in ("inf", "infinity"):
-        return -math.inf if v.strip().startswith("-") else math.inf
-    from ..numbers import parse_rational
-
-    return parse_rational(v, "answer", expected="a number (float, Decimal, Fraction, int or numeric string)")
 
 
 # --------------------------------------------------------------------------
@@ -426,10 +395,32 @@ def _margin_text(m: Optional[Enclosure], digits: int) -> str:
 # the public entry points
 
 
-def check_accountant(accountant: Callable[[Composition, Fraction], object], cases: Optional[Iterable] = None, *,
-                     direction: str = "epsilon", digits: int = 20, max_digits: int = 320,
-                     name: Optional[str] = None) -> AccountantReport:
+def _event_cases(cases) -> bool:
+    """Are ``cases`` questions about events of :mod:`exactdp.noise_events` (the two-sided path)?"""
+    if isinstance(cases, str):
+        return True
+    if not cases:
+        return False
+    from ..noise_events import Composed, Gaussian, Laplace, PoissonSampled, RandomizedResponse
+    from .dpsgd import EventCase
+
+    c = cases[0]
+    first = c[0] if isinstance(c, tuple) and c else c
+    return isinstance(c, EventCase) or isinstance(first, (Composed, Gaussian, Laplace, PoissonSampled, RandomizedResponse))
+
+
+def check_accountant(accountant: Callable, cases: Optional[Union[Iterable, str]] = None, *,
+                     direction: str = "epsilon", digits: Optional[int] = None, max_digits: Optional[int] = None,
+                     name: Optional[str] = None, claim: str = "upper"):
     """Check an accountant against the certified optimum on ``cases``; return the verdicts.
+
+    Cases about Gaussian, Laplace, randomized-response or Poisson-subsampled events
+    (:class:`exactdp.testing.EventCase`, tuples ``(event, query[, relation])``, or ``"dpsgd"``:
+    the shipped DP-SGD corpus) are judged two-sided by :func:`exactdp.testing.check_events`
+    (``accountant(event, query, relation)``; ``claim``: what a plain number claims, ``"upper"``,
+    ``"lower"`` or ``"estimate"``; digits from 2 up to 6 by default) and give an
+    :class:`exactdp.testing.EventReport`. The rest of this docstring is about compositions of
+    ``(eps, delta)`` mechanisms, whose answers claim upper bounds.
 
     ``accountant(composition, query)`` is called once per case: with ``direction="epsilon"``
     it receives a delta_g and returns eps_g; with ``"delta"`` it receives an eps_g and returns
@@ -463,8 +454,17 @@ def check_accountant(accountant: Callable[[Composition, Fraction], object], case
         True
     """
     parse_choice(direction, "direction", DIRECTIONS)
-    digits = parse_int(digits, "digits", lo=1, hi=10_000)
-    max_digits = max(parse_int(max_digits, "max_digits", lo=1, hi=10_000), digits)
+    if cases is not None and not isinstance(cases, str):
+        cases = list(cases)
+    if _event_cases(cases):
+        from .dpsgd import check_events
+
+        return check_events(accountant, cases, direction=direction, claim=claim, name=name,  # type: ignore[arg-type]
+                            digits=2 if digits is None else digits, max_digits=6 if max_digits is None else max_digits)
+    if claim != "upper":
+        raise InvalidArgument("claim", "upper for compositions of (eps, delta) mechanisms", claim)
+    digits = parse_int(20 if digits is None else digits, "digits", lo=1, hi=10_000)
+    max_digits = max(parse_int(320 if max_digits is None else max_digits, "max_digits", lo=1, hi=10_000), digits)
     if cases is None:
         from .standard import standard_cases
 
@@ -497,6 +497,9 @@ def assert_sound(accountant: Union[Callable, AccountantReport], cases: Optional[
                  max_excess: Optional[float] = None, **kw) -> AccountantReport:
     """Fail (``AssertionError`` with a readable table) unless every answer is sound; for use in pytest.
 
+    On event cases (see :func:`check_accountant`) it fails on unsound, invalid and
+    bar-violated answers (:func:`exactdp.testing.dpsgd.assert_events_sound`).
+
     ``accountant`` is an accountant (checked with :func:`check_accountant` on ``cases``) or a
     report. ``max_excess`` also fails answers more than that relative excess above the optimum
     (a tightness test). Errors fail unless ``allow_errors``; undecided answers pass unless
@@ -518,6 +521,13 @@ def assert_sound(accountant: Union[Callable, AccountantReport], cases: Optional[
         AssertionError: <lambda>: 1 unsound answer (below the certified optimum: a privacy violation)
         ...
     """
+    from .dpsgd import EventReport, assert_events_sound
+
+    if isinstance(accountant, EventReport) or (not isinstance(accountant, AccountantReport) and _event_cases(
+            cases if cases is None or isinstance(cases, str) else (cases := list(cases)))):
+        return assert_events_sound(check_accountant(accountant, cases, direction=direction, **kw)
+                                   if not isinstance(accountant, EventReport) else accountant,
+                                   allow_undecided=allow_undecided, allow_errors=allow_errors)
     rep = accountant if isinstance(accountant, AccountantReport) else check_accountant(accountant, cases,
                                                                                         direction=direction, **kw)
     bad: list[str] = []
