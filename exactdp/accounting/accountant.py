@@ -19,6 +19,7 @@ from ..events import Composition, Mechanism
 from ..noise_events import Composed, Event, PoissonSampled, RandomizedResponse, as_event
 from ..numbers import Enclosure, parse_choice, parse_delta, parse_eps, parse_int
 from ..numbers.precision import accurate
+from .gaussian import closed_form, gaussian_mu_sq
 from .lattice import LatticePLD, compose, delta_bound, discretise, epsilon_bound, power, window
 from .laws import law_of
 
@@ -59,6 +60,10 @@ def _cost(points: float, directions: int) -> str:
 @dataclass(frozen=True)
 class AccountingResult:
     """What one certified query computed: the enclosure, the lattice and the time.
+
+    A composition of unsampled Gaussian steps is answered in closed form (Gaussian DP,
+    :mod:`exactdp.accounting.gaussian`): then ``h = 0``, ``points = 0`` and ``fixed_bits`` is the
+    Arb precision used.
 
     Guarantee: ``value`` is an enclosure of the true epsilon(delta) or delta(eps) of the
     composition under ``relation``.
@@ -217,6 +222,11 @@ class Accountant:
         tol = _tolerance("epsilon", parse_delta(delta_ref, "delta_ref"), digits)
         lows, highs = [], []
         for x in grid:
+            if r.points == 0:  # unsampled Gaussians: each point in closed form
+                v = self._query("delta", x, max(digits, 2), None).value
+                lows.append(v.lower)
+                highs.append(v.upper)
+                continue
             lo_v, hi_v = Fraction(0), Fraction(0)
             for dname in r.directions:
                 up, lo, _ = self._bounds(dname, r.h, r.fixed_bits, tol, progress)  # the cached lattice
@@ -243,6 +253,12 @@ class Accountant:
             raise InvalidArgument("events", "at least one composed event (call compose first)", "none")
         t0 = time.perf_counter()
         dirs = self._directions()
+        mu2 = gaussian_mu_sq(self._parts, self.relation) if not h_fixed else None  # (h = 0: the closed form's own)
+        if mu2 is not None:  # unsampled Gaussians only: Gaussian DP in closed form, no lattice
+            value, prec = closed_form(kind, x, mu2, max(digits, MAX_DIGITS))  # cheap: always to 12 digits
+            res = AccountingResult(value, self.relation, Fraction(0), prec, 0, time.perf_counter() - t0, tuple(dirs))
+            self.last = res
+            return res
         distinct_cost = len(self._parts) * len(dirs) * SECONDS_PER_STEP_LAW * 10 ** ((digits - 3) / 2)
         if len(self._parts) > 1 and distinct_cost > MAX_SECONDS:  # (one step: the lattice's own refusal)
             raise CostTooHigh(

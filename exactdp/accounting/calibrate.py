@@ -367,7 +367,7 @@ class _Search:
     def step_for(self, probe: _Probe, digits: int) -> Optional[Fraction]:
         """The lattice step that should give ``digits`` at ``probe``'s value (the width shrinks as
         h^2), skipping the accountant's ladder of coarser lattices; None (the ladder) for Laplace."""
-        if not self.fixed_h or not (0 < probe.rel_width < math.inf):
+        if not self.fixed_h or probe.h == 0 or not (0 < probe.rel_width < math.inf):  # (h = 0: closed form)
             return None
         need = 10.0 ** -digits / 2
         h = float(probe.h) * min(1.0, math.sqrt(need / probe.rel_width) * 0.8)

@@ -338,6 +338,8 @@ class SubsampledLaw(LossLaw):
         if l == _INF or l == -_INF:
             return l
         q = self.q_f
+        if l > 700:  # g^-1(l) = ln((e^l - 1 + q) / q) = l - ln q + ln(1 - (1 - q) e^-l), e^l beyond floats
+            return l - math.log(q) + math.log1p(-(1 - q) * math.exp(-l))
         num = math.expm1(l) + q
         if num <= 0:
             return -_INF

@@ -140,8 +140,12 @@ def run_account(args) -> int:
                    "events": acc.events.to_json()})
         return 0
     print(f"{acc.steps} steps of {event!r}" if steps > 1 or args.events is None else f"events: {event!r}")
-    print(f"relation: {args.relation}; lattice h = {float(r.h):.4g}, {r.points} points, {r.fixed_bits}-bit fixed point; "
-          f"{r.seconds:.2f} s")
+    if r.points:
+        print(f"relation: {args.relation}; lattice h = {float(r.h):.4g}, {r.points} points, {r.fixed_bits}-bit fixed point; "
+              f"{r.seconds:.2f} s")
+    else:
+        print(f"relation: {args.relation}; Gaussian steps only: Gaussian DP in closed form, {r.fixed_bits}-bit balls; "
+              f"{r.seconds:.2f} s")
     at = f"delta_g = {args.delta_g}" if kind == "epsilon" else f"eps_g = {args.eps_g}"
     name = "eps_g" if kind == "epsilon" else "delta_g"
     if r.value.infinite:

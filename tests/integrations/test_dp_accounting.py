@@ -285,6 +285,7 @@ def _inside(enc, value) -> bool:
         return R.mpf(enc.lower) <= value <= R.mpf(enc.upper)
 
 
+@R.at50
 def test_gaussian_compositions_are_mu_gdp():
     """Composed Gaussians without sampling are mu-GDP with mu^2 = sum count / sigma^2 (add/remove)
     and twice that mu under replace-one (sensitivity 2)."""

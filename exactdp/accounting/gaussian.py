@@ -1,0 +1,136 @@
+"""Compositions of unsampled Gaussian steps in closed form, in Arb balls.
+
+The loss of one Gaussian step ``(sigma, Delta)`` is ``N(mu_i, 2 mu_i)`` under ``P`` with
+``mu_i = s^2 / 2``, ``s = Delta / sigma`` (Accounting Lemma 2), so a composition of such steps
+has the loss ``N(m, 2m)``, ``m = sum_i n_i s_i^2 / 2``: the pair of ``N(mu, 1)`` against
+``N(0, 1)`` with ``mu^2 = sum_i n_i s_i^2``, whose
+
+    delta(eps) = Phi(-eps / mu + mu / 2) - e^eps Phi(-eps / mu - mu / 2)
+
+is decreasing in ``eps`` (Gaussian differential privacy's composition; the same formula as
+:func:`exactdp.gdp.gdp_delta`, a separate implementation here because the accountant sits
+below the papers' features). The accountant answers such compositions here, at any digits up
+to its limit, instead of on a lattice.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import Optional
+
+from .._backend import arb, workprec
+from ..errors import PrecisionError
+from ..links import implements
+from ..numbers import Enclosure, arb_bounds, arb_of_fraction
+from ..numbers.precision import accurate
+
+__all__ = ["gaussian_mu_sq", "closed_form"]
+
+#: Highest working precision of the closed form (bits).
+_MAX_PREC = 1 << 14
+
+
+def gaussian_mu_sq(parts, relation: str) -> Optional[Fraction]:
+    """``mu^2 = sum n (Delta / sigma)^2`` when every composed step is an unsampled Gaussian (the
+    sensitivity doubled under replace-one), else None. Guarantee: exact."""
+    from ..noise_events import Gaussian
+
+    total = Fraction(0)
+    for e, n in parts:
+        if type(e) is not Gaussian:
+            return None
+        s = (2 if relation == "replace_one" else 1) * e.sensitivity / e.sigma
+        total += n * s * s
+    return total
+
+
+def _delta(mu: arb, eps: arb) -> arb:
+    """``Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2)`` with ``Phi(x) = erfc(-x / sqrt 2) / 2``."""
+    r2 = arb(2).sqrt()
+    a = (-(-eps / mu + mu / 2) / r2).erfc() / 2
+    b = (-(-eps / mu - mu / 2) / r2).erfc() / 2
+    return a - eps.exp() * b
+
+
+def _decide_below(mu2: Fraction, eps: Fraction, delta: Fraction, prec: int) -> Optional[bool]:
+    """Is ``delta(eps) < delta``? (True / False, or None when the ball at ``prec`` bits straddles it.)"""
+    with workprec(prec):
+        d = _delta(arb_of_fraction(mu2).sqrt(), arb_of_fraction(eps))
+        t = arb_of_fraction(delta)
+        if d < t:
+            return True
+        if d > t:
+            return False
+        return None
+
+
+def _float_delta(mu: float, eps: float) -> float:
+    a = math.erfc((eps / mu - mu / 2) / math.sqrt(2)) / 2
+    b = math.erfc((eps / mu + mu / 2) / math.sqrt(2)) / 2
+    try:
+        return a - math.exp(eps) * b
+    except OverflowError:
+        return 0.0
+
+
+def _propose(mu2: Fraction, delta: Fraction) -> float:
+    """A float root of ``delta(eps) = delta`` by bisection on floats (a proposal only)."""
+    mu, d = math.sqrt(mu2), float(delta)
+    lo, hi = 0.0, mu * mu / 2 + mu * 40 + 1
+    for _ in range(200):
+        m = (lo + hi) / 2
+        if _float_delta(mu, m) > d:
+            lo = m
+        else:
+            hi = m
+    return (lo + hi) / 2
+
+
+@implements("Accounting Lemma 2")
+def closed_form(kind: str, x: Fraction, mu2: Fraction, digits: int) -> tuple[Enclosure, int]:
+    """``epsilon(delta)`` (``kind="epsilon"``, ``x = delta``) or ``delta(eps)`` of the composition
+    with ``mu^2 = mu2``, accurate to ``digits`` digits, and the precision it took.
+
+    Guarantee: enclosure (each end decided in balls). Raises: PrecisionError (not decided by
+    2^14 bits, e.g. a delta below the ball's reach).
+    """
+    prec = 64 + 4 * digits
+    if mu2 == 0:
+        return Enclosure.point(0), prec
+    if kind == "delta":
+        while prec <= _MAX_PREC:
+            with workprec(prec):
+                lo, hi = arb_bounds(_delta(arb_of_fraction(mu2).sqrt(), arb_of_fraction(x)))
+            lo = max(lo, Fraction(0))
+            if hi >= lo and accurate(lo, hi, digits, floor=Fraction(1, 10 ** (digits + 300))):
+                return Enclosure(lo, min(hi, Fraction(1))), prec
+            prec *= 2
+        raise PrecisionError("Gaussian closed form: delta not resolved by 2^14 bits")
+    # epsilon: 0 when delta(0) < delta, else the root, bracketed by two rationals decided in balls
+    def below(e: Fraction) -> bool:  # delta(e) < delta, decided (raising the precision as needed)
+        nonlocal prec
+        while prec <= _MAX_PREC:
+            r = _decide_below(mu2, e, x, prec)
+            if r is not None:
+                return r
+            prec *= 2
+        raise PrecisionError("Gaussian closed form: delta(eps) = delta not decided by 2^14 bits")
+
+    if below(Fraction(0)):
+        return Enclosure.point(0), prec
+    guess = Fraction(_propose(mu2, x))
+    rel = Fraction(1, 10 ** (digits + 1))
+    lo, hi = guess * (1 - rel), guess * (1 + rel) + Fraction(1, 10 ** (digits + 12))
+    while not below(hi):
+        hi = 2 * hi + 1
+    while lo > 0 and below(lo):
+        lo = lo / 2 if lo > Fraction(1, 10**30) else Fraction(0)
+    # delta(lo) > delta > delta(hi) (or lo = 0): bisect on short dyadics until the digits hold
+    while not accurate(lo, hi, digits):
+        m = (lo + hi) / 2
+        if below(m):
+            hi = m
+        else:
+            lo = m
+    return Enclosure(lo, hi), prec
