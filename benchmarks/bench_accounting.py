@@ -278,7 +278,8 @@ def grid_markdown(done, total) -> list:
           f"{total} cases run so far (the run resumes where it stopped); exactdp "
           f"at 3 digits: median {statistics.median(secs):.2f} s, longest {max(secs):.1f} s, {refused} refused by "
           "the cost model. Each peer answer is judged against the certified enclosure (signed error: distance to "
-          "it, 0 inside).",
+          "it, 0 inside). Times are those of a low-priority run beside other work, not comparable to the targets' "
+          "section.",
           "",
           "| peer | answers | inside | above | below | unsound | invalid | errors | worst below | worst above | median time (exactdp's) |",
           "|---|---|---|---|---|---|---|---|---|---|---|"]
