@@ -8,10 +8,7 @@ is K steps of one (subsampled) mechanism; ``--events FILE.json`` is any event tr
 
 from __future__ import annotations
 
-import sys
-import time
-
-from .common import emit_json, positive_int, screen_numbers
+from .common import LatticeTicker, emit_json, positive_int, screen_numbers
 
 #: relation names on the command line -> the library's
 _RELATIONS = {"add-remove": "add_remove", "replace-one": "replace_one", "remove": "remove", "add": "add"}
@@ -114,23 +111,13 @@ def run_account(args) -> int:
     from ..accounting import Accountant
 
     acc = Accountant(_RELATIONS[args.relation]).compose(event, steps)
-    show = not args.no_progress and sys.stderr.isatty()
-    t0 = time.monotonic()
-    ticks = [0]
-
-    def progress():
-        ticks[0] += 1
-        if show and time.monotonic() - t0 > 2:
-            sys.stderr.write(f"\raccount: {ticks[0]} lattice products, {time.monotonic() - t0:.0f} s ")
-            sys.stderr.flush()
-
+    progress = LatticeTicker("account", not args.no_progress)
     try:
         r = acc.query(kind, x, args.digits, progress=progress)
     except InvalidArgument as e:
         raise e.renamed({"delta": "--delta-g", "eps": "--eps-g", "digits": "--digits"}.get(e.parameter, e.parameter)) from None
     finally:
-        if show and time.monotonic() - t0 > 2:
-            sys.stderr.write("\n")
+        progress.close()
     from ..numbers import fraction_str
 
     lattice = {"h": fraction_str(r.h), "points": r.points, "fixed_point_bits": r.fixed_bits}

@@ -276,3 +276,29 @@ def describe_mechs(ms: Sequence) -> str:
     from ..events import as_composition
 
     return as_composition(ms).describe()
+
+
+class LatticeTicker:
+    """The progress callback of the certified accountant on the terminal: a line counting the
+    lattice products once a run passes 2 s (stderr, only when it is a terminal and progress is
+    not turned off); :meth:`close` ends the line."""
+
+    def __init__(self, name: str, enabled: bool):
+        import time
+
+        self.name, self.show, self.t0, self.ticks = name, enabled and sys.stderr.isatty(), time.monotonic(), 0
+
+    def _elapsed(self) -> float:
+        import time
+
+        return time.monotonic() - self.t0
+
+    def __call__(self) -> None:
+        self.ticks += 1
+        if self.show and self._elapsed() > 2:
+            sys.stderr.write(f"\r{self.name}: {self.ticks} lattice products, {self._elapsed():.0f} s ")
+            sys.stderr.flush()
+
+    def close(self) -> None:
+        if self.show and self._elapsed() > 2:
+            sys.stderr.write("\n")

@@ -306,28 +306,16 @@ def _check_accounted(args) -> None:
 
 def _certified_sigma(args, c):
     """The accountant's certified sigma (sampled, or under another relation): (sigma, enclosure, certificate)."""
-    import sys
-    import time
-
     from ..accounting import calibrate_sigma
+    from .common import LatticeTicker
 
-    show = not args.no_progress and sys.stderr.isatty()
-    t0 = time.monotonic()
-    ticks = [0]
-
-    def progress():
-        ticks[0] += 1
-        if show and time.monotonic() - t0 > 2:
-            sys.stderr.write(f"\rcalibrate: {ticks[0]} lattice products, {time.monotonic() - t0:.0f} s ")
-            sys.stderr.flush()
-
+    progress = LatticeTicker("calibrate", not args.no_progress)
     try:
         r = calibrate_sigma(args.eps_g, args.delta_g, steps=args.k, sample_rate=args.sample_rate,
                             relation=_RELATIONS[args.relation], sensitivity=args.sensitivity, tol=args.tol,
                             progress=progress)
     finally:
-        if show and time.monotonic() - t0 > 2:
-            sys.stderr.write("\n")
+        progress.close()
     from ..numbers import fraction_str
 
     cert = {"eps_g_at_sigma": r.eps_feasible.to_dict(args.digits),

@@ -9,17 +9,9 @@ from fractions import Fraction as F
 
 import pytest
 
+from _cli import run
+
 from exactdp import Accountant, Gaussian, PoissonSampled
-from exactdp.cli import main
-
-
-def run(argv, capsys):
-    try:
-        rc = main([str(a) for a in argv])
-    except SystemExit as e:
-        rc = e.code
-    out, err = capsys.readouterr()
-    return rc, out, err
 
 
 def dec(s):
