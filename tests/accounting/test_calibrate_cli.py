@@ -8,7 +8,6 @@ from decimal import Decimal
 from fractions import Fraction as F
 
 import pytest
-
 from _cli import run
 
 from exactdp import Accountant, Gaussian, PoissonSampled
