@@ -114,7 +114,7 @@ docs-serve: $(DOCS_STAMP)
 # tests/docs/test_notebooks.py checks that a fresh run prints the same)
 .PHONY: notebooks
 notebooks: $(STAMP) opacus-venv
-	$(BIN)/jupyter-execute --inplace docs/notebooks/dp-accounting.ipynb
+	$(BIN)/jupyter-execute --inplace docs/notebooks/dp-accounting.ipynb docs/notebooks/calibrate.ipynb docs/notebooks/audit.ipynb
 	"$(OPACUS_VENV)/bin/jupyter-execute" --inplace docs/notebooks/opacus.ipynb
 
 # docs/reference/*.md from the public modules (tests/docs/test_reference.py fails while stale)

@@ -37,7 +37,7 @@ def test_there_are_notebooks():
     assert NOTEBOOKS
 
 
-@pytest.mark.slow  # a kernel and a few certified queries: about 15 s of CPU
+@pytest.mark.slow  # a kernel and a few certified queries: 15 to 35 s of CPU each
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
 def test_notebook_runs_and_shows_its_saved_output(path, tmp_path):
     saved = nbformat.read(path, as_version=4)
