@@ -39,6 +39,7 @@ from typing import Callable, Optional
 
 from ..errors import InvalidArgument
 from ..testing.dpsgd import EventCase, dpsgd_params
+from .run import fmt_rel, run_audit_tasks
 
 __all__ = ["DPSGD_PEERS", "DpsgdPeer", "dpsgd_peer", "MAX_PEER_POINTS", "run_dpsgd_peer", "not_run", "audit_dpsgd_vector",
            "run_dpsgd_audit", "findings", "summarize_dpsgd", "dpsgd_markdown", "DPSGD_AUDIT_VERSION"]
@@ -405,11 +406,10 @@ def run_dpsgd_audit(peers: list, corpus: Optional[str] = None, *, knobs: Optiona
         InvalidArgument: an unknown or missing peer (naming its extra), an unknown knob, a bad corpus
             or ``out`` (before any work).
     """
-    import json
     import os
 
     from .. import __version__
-    from ..jobs import check_scheduler, output_file, read_state, run_tasks, write_atomic
+    from ..jobs import check_scheduler, output_file
     from ..testing.dpsgd import read_vectors, shipped_dpsgd_path
     from .peers import peer_version
 
@@ -435,18 +435,8 @@ def run_dpsgd_audit(peers: list, corpus: Optional[str] = None, *, knobs: Optiona
     header = {"exactdp_audit_dpsgd": DPSGD_AUDIT_VERSION, "peers": list(peers), "knobs": list(knobs or []), "quick": quick,
               "exactdp_version": __version__, "corpus": os.path.abspath(corpus or shipped_dpsgd_path()),
               "peer_versions": {n: peer_version(DPSGD_PEERS[n].dist) for n in peers}}
-    partial = out + ".partial" if out else None
-    if partial and os.path.exists(partial):
-        read_state(partial, header, what="--out")
-    res = run_tasks(audit_dpsgd_vector, tasks, state=partial, header=header, scheduler=scheduler, workers=workers,
-                    progress=progress, what="peer runs")
-    records = [r for key, _ in tasks if key in res for r in res[key]["records"]]
-    if out:
-        if any(key not in res for key, _ in tasks):
-            raise InvalidArgument("--out", "a complete audit", "tasks lost to killed workers: run again to resume")
-        write_atomic(out, [json.dumps(r, sort_keys=True) for r in records])
-        os.unlink(partial)  # type: ignore[arg-type]
-    return records
+    return run_audit_tasks(audit_dpsgd_vector, tasks, out=out, header=header, scheduler=scheduler, workers=workers,
+                           progress=progress)
 
 
 _FINDING_KEYS = ("peer_config", "case", "label", "answer", "claim", "certified", "verdict", "signed_error", "relative",
@@ -493,14 +483,6 @@ def summarize_dpsgd(records: list[dict]) -> list[dict]:
     return out
 
 
-def _rel(x: float) -> str:
-    if x == 0:
-        return "0"
-    if math.isinf(x):
-        return "inf" if x > 0 else "-inf"
-    return f"{x:+.2e}"
-
-
 def dpsgd_markdown(records: list[dict], *, max_rows: int = 40) -> str:
     """The summary table (per peer, knob and claim) and the failed claims with their reproductions,
     as Markdown. Guarantee: exact counts; relative errors approximate (3 digits). Raises: nothing."""
@@ -512,8 +494,8 @@ def dpsgd_markdown(records: list[dict], *, max_rows: int = 40) -> str:
         t = f"{r['median_seconds']:.3g}" if r["median_seconds"] is not None else "-"
         lines.append(f"| {r['peer']} ({r['version']}) | {r['knob']} | {r['claim']} | {r['answers']} | {r['sound']} "
                      f"| {r['unsound']} | {r['invalid']} | {r['bar-violated']} | {r['reported']} | {r['undecided']} "
-                     f"| {r['error']} | {r['not-run']} | {r['float-level']} / {r['material']} | {_rel(r['worst_below'])} "
-                     f"| {_rel(r['worst_above'])} | {t} |")
+                     f"| {r['error']} | {r['not-run']} | {r['float-level']} / {r['material']} | {fmt_rel(r['worst_below'], 2)} "
+                     f"| {fmt_rel(r['worst_above'], 2)} | {t} |")
     bad = [r for r in records if r["verdict"] in ("unsound", "invalid", "bar-violated")]
     bad.sort(key=lambda r: -abs(float(r["relative"])) if r.get("relative") is not None else 0.0)
     if bad:
@@ -523,7 +505,7 @@ def dpsgd_markdown(records: list[dict], *, max_rows: int = 40) -> str:
         for r in bad[:max_rows]:
             c = r["certified"]
             lines.append(f"| {r['peer']} | {r['knob']} | {r['claim']} | {r['label']} | {r['answer']!r} "
-                         f"| [{c['lower']}, {c['upper']}] | {_rel(float(r['relative']))} | {r['severity']} |")
+                         f"| [{c['lower']}, {c['upper']}] | {fmt_rel(float(r['relative']), 2)} | {r['severity']} |")
     errs = [r for r in records if r["verdict"] == "error"]
     if errs:
         lines += ["", "Errors:", ""] + [f"* {r['peer_config']} on {r['label']}: {r['reason']}" for r in errs[:20]]

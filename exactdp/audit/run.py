@@ -163,10 +163,18 @@ def run_audit(peers: Sequence[str], grid: str = "full", *, out: Optional[str] = 
     header = {"exactdp_audit": AUDIT_VERSION, "grid": grid, "peers": list(peers), "knobs": list(knobs or []),
               "exactdp_version": __version__,
               "peer_versions": {n: peer_version(PEERS[n].dist) for n in peers}}
+    return run_audit_tasks(audit_case, tasks, out=out, header=header, scheduler=scheduler, workers=workers,
+                           progress=progress, on_result=on_result)
+
+
+def run_audit_tasks(fn, tasks: list, *, out, header: dict, scheduler, workers, progress, on_result=None) -> list[dict]:
+    """Run the peer tasks (resuming ``out + ".partial"``, on Dask when asked) and write the records
+    to ``out`` once all are done; the records in task order. Guarantee: exact (the tasks' records).
+    Raises: InvalidArgument (a state file of another audit; tasks lost to killed workers)."""
     partial = out + ".partial" if out else None
     if partial and os.path.exists(partial):
         read_state(partial, header, what="--out")
-    res = run_tasks(audit_case, tasks, state=partial, header=header, scheduler=scheduler, workers=workers,
+    res = run_tasks(fn, tasks, state=partial, header=header, scheduler=scheduler, workers=workers,
                     progress=progress, what="peer runs", on_result=on_result)
     records = [r for key, _ in tasks if key in res for r in res[key]["records"]]
     if out:
@@ -217,12 +225,14 @@ def summarize(records: list[dict]) -> list[dict]:
     return out
 
 
-def _fmt_rel(x: float) -> str:
+def fmt_rel(x: float, digits: int = 1) -> str:
+    """A signed relative error for the audit tables: ``0``, ``+-inf`` or ``+1.2e-03`` (``digits``
+    after the point). Guarantee: exact formatting of the float. Raises: nothing."""
     if x == 0:
         return "0"
     if math.isinf(x):
         return "inf" if x > 0 else "-inf"
-    return f"{x:+.1e}"
+    return f"{x:+.{digits}e}"
 
 
 def _optimum_text(opt: dict, digits: int = 6) -> str:
@@ -248,8 +258,8 @@ def markdown(records: list[dict], *, max_unsound: int = 40) -> str:
     for r in summarize(records):
         t = f"{r['median_seconds']:.3g}" if r["median_seconds"] is not None else "-"
         lines.append(f"| {r['peer']} ({r['version']}) | {r['knob']} | {r['answer']} | {r['answers']} | {r['unsound']} "
-                     f"| {r['undecided']} | {r['error']} | {r['unsupported']} | {_fmt_rel(r['worst_below'])} "
-                     f"| {_fmt_rel(r['worst_above'])} | {t} |")
+                     f"| {r['undecided']} | {r['error']} | {r['unsupported']} | {fmt_rel(r['worst_below'])} "
+                     f"| {fmt_rel(r['worst_above'])} | {t} |")
     bad = [r for r in records if r["status"] == "unsound"]
     bad.sort(key=lambda r: (r["excess"] if isinstance(r["excess"], float) else -math.inf))
     if bad:
@@ -261,7 +271,7 @@ def markdown(records: list[dict], *, max_unsound: int = 40) -> str:
             opt = r["optimum"]
             o = _optimum_text(opt)
             lines.append(f"| {r['peer']} | {r['knob']} | {r['answer_name']} | {r['case']} | {q} | {r['answer']!r} | {o} "
-                         f"| {_fmt_rel(r['excess']) if isinstance(r['excess'], float) else r['excess']} |")
+                         f"| {fmt_rel(r['excess']) if isinstance(r['excess'], float) else r['excess']} |")
     errs = [r for r in records if r["status"] == "error"]
     if errs:
         lines += ["", "Errors:", ""] + [f"* {r['peer']} {r['knob']} {r['case']}: {r['reason']}" for r in errs[:20]]

@@ -115,3 +115,29 @@ def exact_answer(value: object) -> Union[Fraction, float]:
     from ..numbers import parse_rational
 
     return parse_rational(v, "answer", expected="a number (float, Decimal, Fraction, int or numeric string)")
+
+
+class StatusLists:
+    """The lists by status of a report of verdicts (each verdict has ``.status``); shared by the
+    (eps, delta) and the event reports. Guarantee: exact (selections of ``verdicts``)."""
+
+    verdicts: list
+
+    def _with(self, status: str) -> list:
+        return [v for v in self.verdicts if v.status == status]
+
+    def _worst(self, status: str, key) -> list:
+        """The verdicts of ``status``, worst first by ``key`` (a missing value counts as 0)."""
+        return sorted(self._with(status), key=lambda v: key(v) if key(v) is not None else 0.0)
+
+    @property
+    def sound(self) -> list:
+        return self._with("sound")
+
+    @property
+    def undecided(self) -> list:
+        return self._with("undecided")
+
+    @property
+    def errors(self) -> list:
+        return self._with("error")

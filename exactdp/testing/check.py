@@ -33,7 +33,7 @@ from typing import Callable, Iterable, Optional, Sequence, Union
 from ..errors import ExactDPError, InvalidArgument
 from ..events import Composition
 from ..numbers import Enclosure, fraction_str, fraction_to_decimal, parse_choice, parse_int
-from .case import DIRECTIONS, Case, exact_answer, show
+from .case import DIRECTIONS, Case, StatusLists, exact_answer, show
 
 __all__ = ["Case", "Verdict", "AccountantReport", "check_accountant", "assert_sound", "optimum", "exact_answer",
            "DIRECTIONS", "STATUSES"]
@@ -290,7 +290,7 @@ def _excess(a: End, opt: Enclosure) -> Optional[float]:
 
 
 @dataclass(frozen=True, kw_only=True)
-class AccountantReport:
+class AccountantReport(StatusLists):
     """The verdicts of :func:`check_accountant`, with the lists a test needs.
 
     ``unsound``: answers below the certified optimum (privacy violations), worst first;
@@ -304,29 +304,14 @@ class AccountantReport:
     verdicts: list = field(default_factory=list)
     name: str = "accountant"
 
-    def _with(self, status: str) -> list:
-        return [v for v in self.verdicts if v.status == status]
-
-    @property
-    def sound(self) -> list:
-        return self._with("sound")
-
     @property
     def unsound(self) -> list:
-        return sorted(self._with("unsound"), key=lambda v: v.excess if v.excess is not None else 0.0)
+        return self._worst("unsound", lambda v: v.excess)
 
     @property
     def loose(self) -> list:
         out = [v for v in self.sound if v.excess is not None and v.excess > 0]
         return sorted(out, key=lambda v: -v.excess)
-
-    @property
-    def undecided(self) -> list:
-        return self._with("undecided")
-
-    @property
-    def errors(self) -> list:
-        return self._with("error")
 
     @property
     def ok(self) -> bool:

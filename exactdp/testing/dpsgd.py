@@ -37,7 +37,7 @@ from typing import Callable, Iterable, Optional, Union
 from ..errors import CostTooHigh, ExactDPError, InvalidArgument
 from ..noise_events import Composed, Gaussian, PoissonSampled, as_event
 from ..numbers import Enclosure, fraction_to_decimal, parse_choice, parse_delta, parse_eps, parse_int
-from .case import DIRECTIONS, exact_answer, show
+from .case import DIRECTIONS, StatusLists, exact_answer, show
 
 __all__ = ["EventCase", "EventVerdict", "EventReport", "check_events", "decide_event", "reference", "CLAIMS",
            "EVENT_STATUSES", "RELATIONS", "FLOAT_LEVEL", "dpsgd_params", "MAX_EVENT_DIGITS",
@@ -432,7 +432,7 @@ def decide_event(case: EventCase, answers: dict, *, digits: int = 2, max_digits:
 
 
 @dataclass(frozen=True, kw_only=True)
-class EventReport:
+class EventReport(StatusLists):
     """The verdicts of :func:`check_events`: lists by status, counts, a table.
 
     ``ok``: no unsound, invalid or bar-violated answer and no error.
@@ -442,32 +442,17 @@ class EventReport:
     verdicts: list = field(default_factory=list)
     name: str = "accountant"
 
-    def _with(self, status: str) -> list:
-        return [v for v in self.verdicts if v.status == status]
-
-    @property
-    def sound(self) -> list:
-        return self._with("sound")
-
     @property
     def unsound(self) -> list:
-        return sorted(self._with("unsound"), key=lambda v: v.relative if v.relative is not None else 0.0)
+        return self._worst("unsound", lambda v: v.relative)
 
     @property
     def invalid(self) -> list:
-        return sorted(self._with("invalid"), key=lambda v: -(v.relative or 0.0))
+        return self._worst("invalid", lambda v: -(v.relative or 0.0))
 
     @property
     def bar_violated(self) -> list:
         return self._with("bar-violated")
-
-    @property
-    def undecided(self) -> list:
-        return self._with("undecided")
-
-    @property
-    def errors(self) -> list:
-        return self._with("error")
 
     @property
     def ok(self) -> bool:
