@@ -63,7 +63,7 @@ class AccountingResult:
 
     A composition of unsampled Gaussian steps is answered in closed form (Gaussian DP,
     :mod:`exactdp.accounting.gaussian`): then ``h = 0``, ``points = 0`` and ``fixed_bits`` is the
-    Arb precision used.
+    Arb precision its refinements start at.
 
     Guarantee: ``value`` is an enclosure of the true epsilon(delta) or delta(eps) of the
     composition under ``relation``.

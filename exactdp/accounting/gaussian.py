@@ -20,10 +20,9 @@ from fractions import Fraction
 from typing import Optional
 
 from .._backend import arb, workprec
-from ..errors import PrecisionError
 from ..links import implements
 from ..numbers import Enclosure, arb_bounds, arb_of_fraction
-from ..numbers.precision import accurate
+from ..numbers.precision import accurate, decide_sign, refine
 
 __all__ = ["gaussian_mu_sq", "closed_form"]
 
@@ -53,18 +52,6 @@ def _delta(mu: arb, eps: arb) -> arb:
     return a - eps.exp() * b
 
 
-def _decide_below(mu2: Fraction, eps: Fraction, delta: Fraction, prec: int) -> Optional[bool]:
-    """Is ``delta(eps) < delta``? (True / False, or None when the ball at ``prec`` bits straddles it.)"""
-    with workprec(prec):
-        d = _delta(arb_of_fraction(mu2).sqrt(), arb_of_fraction(eps))
-        t = arb_of_fraction(delta)
-        if d < t:
-            return True
-        if d > t:
-            return False
-        return None
-
-
 def _float_delta(mu: float, eps: float) -> float:
     a = math.erfc((eps / mu - mu / 2) / math.sqrt(2)) / 2
     b = math.erfc((eps / mu + mu / 2) / math.sqrt(2)) / 2
@@ -90,32 +77,34 @@ def _propose(mu2: Fraction, delta: Fraction) -> float:
 @implements("Accounting Lemma 2")
 def closed_form(kind: str, x: Fraction, mu2: Fraction, digits: int) -> tuple[Enclosure, int]:
     """``epsilon(delta)`` (``kind="epsilon"``, ``x = delta``) or ``delta(eps)`` of the composition
-    with ``mu^2 = mu2``, accurate to ``digits`` digits, and the precision it took.
+    with ``mu^2 = mu2``, accurate to ``digits`` digits, and the precision its refinements start at.
 
-    Guarantee: enclosure (each end decided in balls). Raises: PrecisionError (not decided by
-    2^14 bits, e.g. a delta below the ball's reach).
+    Guarantee: enclosure (each end decided in balls, at rising precision by
+    :func:`~exactdp.numbers.precision.refine` and :func:`~exactdp.numbers.precision.decide_sign`).
+    Raises: PrecisionError (not decided by 2^14 bits, e.g. a delta below the ball's reach).
     """
     prec = 64 + 4 * digits
     if mu2 == 0:
         return Enclosure.point(0), prec
+
+    def ball(e: Fraction) -> arb:  # delta(e) at the working precision
+        return _delta(arb_of_fraction(mu2).sqrt(), arb_of_fraction(e))
+
     if kind == "delta":
-        while prec <= _MAX_PREC:
-            with workprec(prec):
-                lo, hi = arb_bounds(_delta(arb_of_fraction(mu2).sqrt(), arb_of_fraction(x)))
+        def step(p: int) -> Optional[Enclosure]:
+            with workprec(p):
+                lo, hi = arb_bounds(ball(x))
             lo = max(lo, Fraction(0))
             if hi >= lo and accurate(lo, hi, digits, floor=Fraction(1, 10 ** (digits + 300))):
-                return Enclosure(lo, min(hi, Fraction(1))), prec
-            prec *= 2
-        raise PrecisionError("Gaussian closed form: delta not resolved by 2^14 bits")
+                return Enclosure(lo, min(hi, Fraction(1)))
+            return None
+
+        return refine(step, start=prec, maxprec=_MAX_PREC, what="Gaussian closed form: delta"), prec
+
     # epsilon: 0 when delta(0) < delta, else the root, bracketed by two rationals decided in balls
-    def below(e: Fraction) -> bool:  # delta(e) < delta, decided (raising the precision as needed)
-        nonlocal prec
-        while prec <= _MAX_PREC:
-            r = _decide_below(mu2, e, x, prec)
-            if r is not None:
-                return r
-            prec *= 2
-        raise PrecisionError("Gaussian closed form: delta(eps) = delta not decided by 2^14 bits")
+    def below(e: Fraction) -> bool:  # delta(e) < delta, decided
+        return decide_sign(lambda _p: ball(e) - arb_of_fraction(x), start=prec, maxprec=_MAX_PREC,
+                           what="Gaussian closed form: delta(eps) - delta") < 0
 
     if below(Fraction(0)):
         return Enclosure.point(0), prec
@@ -126,7 +115,7 @@ def closed_form(kind: str, x: Fraction, mu2: Fraction, digits: int) -> tuple[Enc
         hi = 2 * hi + 1
     while lo > 0 and below(lo):
         lo = lo / 2 if lo > Fraction(1, 10**30) else Fraction(0)
-    # delta(lo) > delta > delta(hi) (or lo = 0): bisect on short dyadics until the digits hold
+    # delta(lo) > delta > delta(hi) (or lo = 0): bisect until the digits hold
     while not accurate(lo, hi, digits):
         m = (lo + hi) / 2
         if below(m):
