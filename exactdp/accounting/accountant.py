@@ -267,19 +267,24 @@ class Accountant:
                 "composed with a count (a noise schedule rounded down to fewer distinct sigmas still gives a valid "
                 "upper bound)", estimate=distinct_cost, limit=MAX_SECONDS, alternative="phases of equal steps")
         grain = _atom_grain(self._parts)
-        h_t = 2.0 ** -9  # the first lattice step (float; the lattice is then aligned to the atoms)
+        tol = _tolerance(kind, x, digits)  # absolute tolerance in delta: what the cuts and rounding may add
+        F = int(math.ceil(28 + math.log2(1 / tol)))
+        # each direction has its own lattice; a direction whose upper end lies at or below another's
+        # lower end cannot hold the maximum and is not refined further (under add_remove the
+        # dominated direction, often the add one, stays on its first coarse lattice)
+        h_t = {d: 2.0 ** -9 for d in dirs}  # the first lattice steps (floats; then aligned to the atoms)
+        done: dict = {}  # direction -> (h, lower, upper, points)
         while True:
-            h = h_fixed if h_fixed is not None else _lattice(h_t, grain)
-            # absolute tolerance in delta: what the cuts and rounding may add
-            tol = _tolerance(kind, x, digits)
-            F = int(math.ceil(28 + math.log2(1 / tol)))
-            encl, pts = [], 0
             for dname in dirs:
-                up, lo, n = self._bounds(dname, h, F, tol, progress)
-                pts = max(pts, n)
-                encl.append(_answer(kind, x, up, lo, F))
-            lo_v = max(e[0] for e in encl)
-            hi_v = max(e[1] for e in encl)
+                h = h_fixed if h_fixed is not None else _lattice(h_t[dname], grain)
+                if dname not in done or done[dname][0] != h:
+                    up, lo, n = self._bounds(dname, h, F, tol, progress)
+                    done[dname] = (h, *_answer(kind, x, up, lo, F), n)
+            lo_v = max(r[1] for r in done.values())
+            hi_v = max(r[2] for r in done.values())
+            # the direction holding the upper end decides the width (the lower end is at least its own)
+            top = max(dirs, key=lambda d: (done[d][2], done[d][2] - done[d][1]))
+            h, _, _, pts = done[top]
             if h_fixed is not None or _accurate(lo_v, hi_v, digits, kind):
                 value = _enclosure(lo_v, hi_v)
                 res = AccountingResult(value, self.relation, h, F, pts, time.perf_counter() - t0, tuple(dirs))
@@ -287,10 +292,10 @@ class Accountant:
                 return res
             # the width shrinks as h^2 (Accounting Lemmas 7 and 8): the step that should reach the
             # digits with a margin, at least halving
-            w_rel = _rel_width(lo_v, hi_v)
+            w_rel = _rel_width(done[top][1], hi_v)
             need = 10.0 ** -digits / 2
             shrink = math.sqrt(need / w_rel) * 0.9 if 0 < w_rel < math.inf else 0.25
-            h_t = float(h) * min(0.5, max(shrink, 1 / 256))
+            h_t[top] = float(h) * min(0.5, max(shrink, 1 / 256))
             # refused as soon as the predicted final lattice (not only the next one) is too large
             est = pts / min(0.5, shrink)
             if est > MAX_POINTS:
