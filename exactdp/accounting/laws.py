@@ -418,6 +418,19 @@ class ReplaceSampledGaussianLaw(LossLaw):
         return (w(x) + w(-x)) / t2
 
     def _xstar_f(self, l: float) -> float:
+        # closed form (Accounting Lemma 6's loss is a quadratic in u = e^{x / t^2}); Newton where it
+        # overflows or cancels
+        t2, q = self.t_f ** 2, self.q_f
+        try:
+            beta = (1 - q) * math.expm1(l) / (2 * q) * math.exp(1 / (2 * t2))
+            el = math.exp(l)
+            r = math.sqrt(beta * beta + el)
+            u = beta + r if beta >= 0 else el / (r - beta)
+            x = t2 * math.log(u)
+            if math.isfinite(x) and abs(self._loss_f(x) - l) <= 1e-9 * max(1.0, abs(l)):
+                return x
+        except (OverflowError, ValueError, ZeroDivisionError):
+            pass
         x = self._warm  # the last answer: the callers walk the loss line in order
         step = 1e-3 * max(1.0, abs(x))
         a, b = x - step, x + step
@@ -452,8 +465,24 @@ class ReplaceSampledGaussianLaw(LossLaw):
         return ((x - arb(1) / 2) / t2).expm1().__mul__(q).log1p() - ((-x - arb(1) / 2) / t2).expm1().__mul__(q).log1p()
 
     def _xstar(self, l) -> tuple:
-        """A bracket ``(x_lo, x_hi)`` (exact dyadic balls) with ``L(x_lo) <= l <= L(x_hi)`` certified."""
+        """A bracket ``(x_lo, x_hi)`` (exact dyadic balls) with ``L(x_lo) <= l <= L(x_hi)`` certified.
+
+        In closed form: with ``u = e^{x / t^2}`` and ``c = e^{-1 / (2 t^2)}``, ``e^l = (1 - q + q c u) /
+        (1 - q + q c / u)`` is the quadratic ``u^2 - 2 beta u - e^l = 0``, ``beta = (1 - q)(e^l - 1) /
+        (2 q c)``, whose positive root ``u = beta + sqrt(beta^2 + e^l)`` (``e^l / (sqrt(beta^2 + e^l) -
+        beta)`` when ``beta < 0``, without cancellation) gives ``x = t^2 ln u``, evaluated in balls: ``L``
+        is increasing, so the ends of the ball of ``x`` bracket it. Newton and a checked bracket when
+        the ball is too wide."""
         lb = _ball(l)
+        t2, q = _ball(self.t) ** 2, _ball(self.q)
+        beta = (1 - q) * lb.expm1() / (2 * q) * (1 / (2 * t2)).exp()
+        el = lb.exp()
+        r = (beta * beta + el).sqrt()
+        u = beta + r if beta >= 0 else (el / (r - beta) if beta < 0 else None)
+        if u is not None and u > 0:
+            x = t2 * u.log()
+            if x.is_finite() and x.rad() <= arb(2) ** (-(current_prec() - 24)) * (1 + abs(x.mid())):
+                return arb(x.lower()), arb(x.upper())
         xf = self._xstar_f(float(lb.mid()))
         x = arb(xf)
         prec = current_prec()
@@ -482,9 +511,8 @@ class ReplaceSampledGaussianLaw(LossLaw):
             c0, c1 = _two_sided((x + 1) / r2)  # N(-1)
             return ((1 - q) * a0 + q * b0, (1 - q) * a1 + q * b1, (1 - q) * a0 + q * c0, (1 - q) * a1 + q * c1)
 
-        ra, rb = rows(lo), rows(hi)
-        # {L < l} lies between {X < lo} and {X < hi}: the union of the two balls holds it
-        return tuple(u.union(v) for u, v in zip(ra, rb))
+        # {L < l} lies between {X < lo} and {X < hi}: the rows at the ball [lo, hi] hold it
+        return rows(lo.union(hi))
 
     def cdf_float(self, l: float) -> tuple:
         if l == _INF:

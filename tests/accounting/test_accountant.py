@@ -385,3 +385,22 @@ def test_gaussian_closed_form_huge_composition():
     assert contains(e, true) and e.accurate(12)
     d = Accountant().compose(Gaussian(2), 10).delta("1", digits=10)
     assert contains(d, R.gdp_delta(mp.sqrt(10) / 2, 1)) and d.accurate(10)
+
+
+@pytest.mark.parametrize("sigma,q", [(F(1), F(1, 100)), (F(1, 2), F(1, 256)), (F(4), F(1, 25)), (F(1, 5), F(1, 2))])
+def test_replace_one_inverse_loss_in_closed_form_brackets_the_loss(sigma, q):
+    """The replace-one loss's inverse (a quadratic in e^{x / t^2}) against the forward loss: at 400
+    bits, L(x_lo) <= l <= L(x_hi) for the bracket computed at 120 bits, and the float inverse
+    reproduces l through the float loss."""
+    from exactdp._backend import arb, workprec
+    from exactdp.accounting.laws import ReplaceSampledGaussianLaw
+
+    law = ReplaceSampledGaussianLaw(sigma, F(1), q)
+    for l in [F(1, 10**6), F(-3, 10**4), F(1, 2), F(-2), F(7), F(30)]:
+        assert abs(law._loss_f(law._xstar_f(float(l))) - float(l)) <= 1e-12 * max(1, abs(float(l)))
+        with workprec(120):
+            lo, hi = law._xstar(l)
+        assert float((hi - lo).mid()) <= 1e-30 * max(1.0, abs(float(lo.mid())))
+        with workprec(400):
+            lb = arb(l.numerator) / l.denominator
+            assert law._loss(lo) <= lb <= law._loss(hi)
