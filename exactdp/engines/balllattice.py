@@ -488,6 +488,9 @@ class BallLattice(BallKernel):
     def _sums_uncached(self, m_hi: int, prec: int) -> tuple[arb, arb]:
         u = self.u
         margin, extra, exact_tilt = MARGIN_BITS, 0, False
+        # not numbers.precision.refine: each retry changes the build (the tilt made exact, the
+        # windows' margin, the bits), and the fourth answer is accepted as it is, a valid enclosure
+        # that may be wide (the engines' own refine raises the precision then); nothing raises here
         for attempt in range(4):
             bx, by = self._choose(m_hi, prec + extra, margin, exact_tilt)
             wp = max(bx.prec, by.prec)
