@@ -305,6 +305,8 @@ def _decide_delta(ms, kw, D, method, digits, max_digits, max_degree):
     decided_digits: Optional[int] = None
     try:
         d = digits
+        # not numbers.precision.refine: this raises the digits of a public call (each call runs its
+        # own refine), and the last one answers "undecided" instead of raising PrecisionError
         while True:
             try:
                 r = composed_delta(ms, **kw, engine="auto", method=method, digits=d)  # type: ignore[arg-type]

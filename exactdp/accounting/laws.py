@@ -31,7 +31,7 @@ from ..errors import InvalidArgument, PrecisionError
 from ..events import Mechanism
 from ..links import implements
 from ..noise_events import Gaussian, Laplace, PoissonSampled, RandomizedResponse
-from ..numbers import arb_of_fraction
+from ..numbers import arb_of_fraction, refine
 
 __all__ = ["LossLaw", "GaussianLaw", "LaplaceLaw", "AtomLaw", "SubsampledLaw", "law_of", "DIRECTIONS"]
 
@@ -305,15 +305,21 @@ class SubsampledLaw(LossLaw):
             return (num / q).log()
         if num <= 0:
             return -_INF
-        for extra in (64, 256):  # undecided at the working precision: a little more
-            with workprec(current_prec() + extra):
+        base = current_prec()
+
+        def step(prec: int):
+            with workprec(prec):
                 q = _ball(self.q)
                 num = x.expm1() + q
                 if num > 0:
                     return (num / q).log()
                 if num <= 0:
                     return -_INF
-        raise PrecisionError("subsampled loss: a lattice point too close to ln(1 - q)")
+            return None
+
+        # undecided at the working precision: a little more (64, then 256 bits more), not doubling
+        return refine(step, start=base + 64, grow=lambda p: p + 192, maxprec=base + 256,
+                      what="subsampled loss: a lattice point too close to ln(1 - q)")
 
     def _qball(self) -> arb:
         """``q`` as a ball at the working precision (cached per precision: the same ball)."""

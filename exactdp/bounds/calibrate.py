@@ -78,6 +78,8 @@ def _round(x: Fraction, sig: int) -> Fraction:
 def _decide(eps0: Fraction, d0: Fraction, k: int, t: RatExp, dg: Fraction) -> Optional[bool]:
     """Is the k-fold composition of (eps0, d0) (eps_g, dg)-DP? Certified; None when too close to call."""
     comp = Composition([(Mechanism(eps=eps0, delta=d0), k)])
+    # not numbers.precision.refine: the digits of a public call rise (each call runs its own
+    # refine), and "too close to call" is an answer (None), not a PrecisionError
     for digits in (20, 45, 90):
         r = composed_delta(comp, exp_eps_g=t, digits=digits)
         if r.upper <= dg:

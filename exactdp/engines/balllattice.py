@@ -87,10 +87,11 @@ lattice kernel, whose cost the exact engine checks first).
 
 from __future__ import annotations
 
+import functools
 import heapq
 import math
 from fractions import Fraction
-from typing import Optional, Sequence
+from typing import Callable, Optional, Sequence
 
 from .._backend import arb, arb_poly, fmpz_poly, np, workprec
 from ..errors import CostTooHigh
@@ -133,14 +134,35 @@ def _moments(groups: Sequence[tuple[int, int]], lr: float) -> tuple[float, float
     return mu, var
 
 
-def _tilt_for(groups: Sequence[tuple[int, int]], A: int, target: float) -> float:
-    """``ln rho`` whose law has mean ``target`` (bisection; float, no guarantee needed)."""
+def _mean(groups: Sequence[tuple[int, int]], lr: float) -> float:
+    """The mean of :func:`_moments` alone, bit for bit (the same operations in the same order,
+    without the variance and the calls): the bisection of :func:`_tilt_for` asks it about 60
+    times per tilt, and the inverse's float search one tilt per step."""
+    exp = math.exp
+    mu = 0.0
+    for a, n in groups:
+        x = a * lr
+        if x >= 0:
+            q = 1.0 / (1.0 + exp(-x))
+        else:
+            e = exp(x)
+            q = e / (1.0 + e)
+        mu += n * a * q
+    return mu
+
+
+def _tilt_for(groups: Sequence[tuple[int, int]], A: int, target: float,
+              mean: Optional[Callable[[float], float]] = None) -> float:
+    """``ln rho`` whose law has mean ``target`` (bisection; float, no guarantee needed);
+    ``mean(lr)``: :func:`_mean` of ``groups`` (or a cache of it)."""
+    if mean is None:
+        mean = functools.partial(_mean, groups)
     target = min(max(target, 0.5), A - 0.5)
     amin = min(a for a, _ in groups)
     lo, hi = -760.0 / amin, 760.0 / amin
     for _ in range(200):
         mid = 0.5 * (lo + hi)
-        if _moments(groups, mid)[0] < target:
+        if mean(mid) < target:
             lo = mid
         else:
             hi = mid
@@ -373,6 +395,8 @@ class BallLattice(BallKernel):
         self._lu = u.flog()
         self._built: dict = {}  # key -> _Built (a few kept)
         self._sums: dict = {}  # (m_hi, prec) -> (X, Y)
+        self._tilts: dict = {}  # m_hi -> ln rho (float)
+        self._means: dict = {}  # ln rho -> the law's mean (float)
         self._lattice = None
 
     # ------------------------------------------------------------------ interface
@@ -441,7 +465,7 @@ class BallLattice(BallKernel):
         m_hi = max(0, math.floor((A + lnt / lu) / 2) + 1)
         if m_hi > A:
             return -math.inf, 0.0
-        lt = _tilt_for(self.live, A, m_hi)
+        lt = self._tilt(m_hi)
         lnX = self._log_side(max(lt, lu), m_hi, lu)
         lnY = self._log_side(max(lt, -lu), m_hi, -lu) + A * lu
         d = lnt + lnY - lnX  # ln (t Y / X)
@@ -449,6 +473,26 @@ class BallLattice(BallKernel):
             return super().approx(lnt)
         lnS = lnX + math.log(-math.expm1(d))
         return lnS, -math.exp(d - math.log(-math.expm1(d)))
+
+    def _tilt(self, m_hi: int) -> float:
+        """:func:`_tilt_for` the threshold ``m_hi``, kept per threshold (the float search and the
+        evaluation at the same threshold ask the same tilt). Guarantee: approximate. Raises: nothing."""
+        hit = self._tilts.get(m_hi)
+        if hit is None:
+            if len(self._tilts) > 256:
+                self._tilts.clear()
+            hit = self._tilts[m_hi] = _tilt_for(self.live, self.A, m_hi, self._mean_at)
+        return hit
+
+    def _mean_at(self, lr: float) -> float:
+        """:func:`_mean` of the kernel's groups, kept per point: the bisections of nearby
+        thresholds (the float search's steps, converging) visit the same points first."""
+        hit = self._means.get(lr)
+        if hit is None:
+            if len(self._means) > 4096:
+                self._means.clear()
+            hit = self._means[lr] = _mean(self.live, lr)
+        return hit
 
     def _log_side(self, lr: float, m_hi: int, base: float) -> float:
         """``ln sum_{m >= m_hi} c_m e^(base m)`` from the Gaussian approximation of the law
@@ -488,6 +532,9 @@ class BallLattice(BallKernel):
     def _sums_uncached(self, m_hi: int, prec: int) -> tuple[arb, arb]:
         u = self.u
         margin, extra, exact_tilt = MARGIN_BITS, 0, False
+        # not numbers.precision.refine: each retry changes the build (the tilt made exact, the
+        # windows' margin, the bits), and the fourth answer is accepted as it is, a valid enclosure
+        # that may be wide (the engines' own refine raises the precision then); nothing raises here
         for attempt in range(4):
             bx, by = self._choose(m_hi, prec + extra, margin, exact_tilt)
             wp = max(bx.prec, by.prec)
@@ -573,7 +620,7 @@ class BallLattice(BallKernel):
         if not exact_tilt and abs(m_hi - mu) <= SHARE_SD * sd:
             lr = None  # the shared, untilted polynomial rho = u
         else:
-            lr = _tilt_for(self.live, self.A, m_hi)
+            lr = self._tilt(m_hi)
             if lr <= lu + 1e-9 and lr >= lu - 1e-9:
                 lr = None
             elif not exact_tilt:
@@ -751,11 +798,19 @@ def balllattice_cost(groups_a: Sequence[tuple[int, int]], lu: float, prec: int) 
     certificate share one; a far threshold is a second tilt), so one evaluation is
     charged an eighth of a build (OptComp's 16: three builds).
     """
+    # the same request is estimated several times (auto's choice, the size check, the engine's
+    # cost check, each raised round): the tree simulation runs once per tree and precision step
+    return _cost(tuple((int(a), int(n)) for a, n in groups_a), float(lu), _prec_step(prec))
+
+
+@functools.lru_cache(maxsize=32)
+def _cost(groups_a: tuple, lu: float, wp: int) -> tuple[Estimate, Estimate]:
+    """:func:`balllattice_cost` at the working precision ``wp`` (a multiple of 16), cached."""
     if not groups_a:
         return Estimate(1e-3, ALLOC_SLACK), Estimate(1e-4, ALLOC_SLACK)
     if max(a for a, _ in groups_a) > 2**40:  # a factor spread by z^a alone would hold > 2^40 coefficients
         return Estimate(math.inf, math.inf), Estimate(math.inf, math.inf)
-    wbits = _prec_step(prec) + MARGIN_BITS
+    wbits = wp + MARGIN_BITS
     tot, big, final = tree_plan(groups_a, lu, wbits)
     P = _scale(len(groups_a), big, wbits)
     bits = 2 * P + 17

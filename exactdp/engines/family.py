@@ -221,11 +221,17 @@ def _delta_balls(prep: Prepared, t_num: ExpNum, digits: int, prec: Optional[int]
         return Enclosure.point(1 - P), 0, True
     if hasattr(prep, "comp"):
         ENGINE_TIERS["certified"].check_cost(prep, digits, prec, EVALS_DELTA)
-    cur = start = prec if prec is not None else max(64, digits_to_bits(digits) + 28)
+    start = prec if prec is not None else max(64, digits_to_bits(digits) + 28)
+    # the step hook: the bits the last enclosure missed (its relative width against the digits
+    # asked) and a margin, or double when it said nothing
     spent = 0.0
-    while True:
+    gap: Optional[float] = None
+
+    def step(cur: int) -> Optional[tuple[Enclosure, int, bool]]:
+        nonlocal spent, gap
         if cur > start:
             spent = check_round(prep.struct, cur, spent)  # the raised precision, estimated before it runs
+        gap = None
         with workprec(cur):
             f = field_cls(cur)
             S, _ = prep.struct.evaluate(f, t_num)
@@ -236,7 +242,6 @@ def _delta_balls(prep: Prepared, t_num: ExpNum, digits: int, prec: Optional[int]
                 floor = 1 - P
                 floor_b, P_b = arb_of_fraction(floor), arb_of_fraction(P)
             d = floor_b + P_b * (S / prep.Z(f))
-            gap = None
             if d.is_finite() and d.rad() < 1:  # delta_g is in [0, 1]: a wider ball says nothing
                 lo, hi = arb_bounds(d)
                 lo, hi = max(lo, floor), min(hi, Fraction(1))
@@ -252,9 +257,12 @@ def _delta_balls(prep: Prepared, t_num: ExpNum, digits: int, prec: Optional[int]
                     gap = math.log2(float(max((hi - lo) / lo, Fraction(1, 2**1000)))) + digits_to_bits(digits) + 1
             elif prec is not None:
                 raise PrecisionError(f"enclosure not finite at prec={cur} bits")
-        if cur >= MAXPREC:
-            raise PrecisionError(f"no convergence to {digits} digits (maxprec={MAXPREC} bits)")
-        cur = min(cur + max(int(gap) + 16, 32) if gap is not None else 2 * cur, MAXPREC)
+        return None
+
+    def grow(cur: int) -> int:
+        return cur + max(int(gap) + 16, 32) if gap is not None else 2 * cur
+
+    return refine(step, start=start, grow=grow, maxprec=MAXPREC, what=f"delta_g to {digits} digits")
 
 
 def _one_minus_P(P: BallP, digits: int) -> tuple[Enclosure, int, bool]:

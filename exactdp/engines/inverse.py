@@ -54,6 +54,7 @@ from ..numbers import (
     decide_sign,
     digits_to_bits,
     log_sign_of_product,
+    refine,
 )
 from .costs import Estimate, check_estimate
 from .fields import ArbField, ExactField, Field, FloatField
@@ -678,7 +679,6 @@ def _invert_balls(prob, target: Target, digits: int, prec: Optional[int], *, cer
     L0, slope = locate_slope(struct, target.log_float() + prob.log_Z, prob.ln_W)
     small = max(0, int(-math.log2(L0))) if 0 < L0 < 1 else 0
     start = prec if prec is not None else min(max(64, bits + 32 + small, _flat_bits(bits, slope)), MAXPREC)
-    cur = start
     x_hat: Optional[_X] = None
     s1_known = False
     # S(t_lo) > tau Z at the certificate's t_lo > 1 implies S(1) > tau Z (S decreases), so the
@@ -686,58 +686,68 @@ def _invert_balls(prob, target: Target, digits: int, prec: Optional[int], *, cer
     # k = 10^9); a round that does not return decides it as before
     defer_s1 = certify and prec is None and L0 > 0
     spent = 0.0  # estimated seconds of the rounds at raised precisions
-    while True:
+    # the step hook's inputs, set by each round: the precision the certificate was found to need
+    # (the round restarts there), or the bits by which the Newton point's noise missed the
+    # certificate's step (that many more and a margin), else double
+    need_prec: Optional[int] = None
+    deficit: Optional[float] = None
+
+    def round_at(cur: int) -> Optional[Inverse]:
+        nonlocal x_hat, s1_known, defer_s1, spent, need_prec, deficit
         if cur > start:
             spent = check_round(struct, cur, spent)
-        raised = False
-        deficit: Optional[float] = None  # bits by which the Newton point's noise missed the certificate's step
-        with workprec(cur):
-            f = Field_(cur)
-            goal = target.arb(cur) * prob.Z(f)
-            if not s1_known and not defer_s1:
-                le = _decide_S1(ev, f, goal, prob, tq, exact_ok, prec is not None or cur >= 4 * start)
-                if le:
-                    return Inverse(Enclosure.point(0), Fraction(1), cur, True, ev.n)
-                s1_known = le is not None
-            if s1_known or defer_s1:
-                W = _W(prob, f)
-                res = _newton_balls(ev, f, x_hat if x_hat is not None else _X.from_L(L0), goal, W, bits + 4)
-                if res is not None:
-                    x_hat, S, sig, noise, converged = res
-                    # the precision at which the certificate can separate S from tau Z by sigma d
-                    lx = x_hat.log2()
-                    if x_hat.m and sig > 0:
-                        mag = _log2_arb(abs(S) + abs(goal) + x_hat.arb() * sig)
-                        sep = _log2_arb(sig) + lx
-                        need = int(bits + 24 + mag - sep) if math.isfinite(mag - sep) else cur
-                        if prec is None and need > cur and cur < MAXPREC:
-                            cur, raised = min(need, MAXPREC), True
-                    if not raised and x_hat.m:
-                        deficit = noise - (lx - bits) if converged and math.isfinite(noise) else None
-                        # t_lo, t_hi = t_hat -+ d, d = (t_hat - 1) 2^-bits
-                        t_lo = x_hat.shifted((1 << bits) - 1, -bits).frac()
-                        t_hi = x_hat.shifted((1 << bits) + 1, -bits).frac()
-                        if certify:
-                            s_lo, _ = ev(f, t_lo)
-                            s_hi, _ = ev(f, t_hi)
-                            if s_lo > goal and s_hi <= goal:
-                                lo = Enclosure.log_of_rational(t_lo, digits + 2).lower
-                                hi = Enclosure.log_of_rational(t_hi, digits + 2).upper
-                                return Inverse(Enclosure(max(lo, Fraction(0)), hi), None, cur, False, ev.n)
-                        elif prec is not None or (converged and noise <= lx - bits):
-                            v = Enclosure.log_of_rational(x_hat.frac(), digits + 2).lower
-                            return Inverse(Enclosure.point(max(v, Fraction(0))), None, cur, False, ev.n)
-            if prec is not None and not raised:
-                what = "certify" if certify else "approximate"
-                raise PrecisionError(f"could not {what} OptComp at the fixed precision {cur} bits")
-        defer_s1 = False
-        if raised:
-            continue
-        if cur >= MAXPREC:
-            raise PrecisionError(f"no convergence to {digits} digits (maxprec={MAXPREC} bits)")
+        need_prec = deficit = None
+        try:
+            with workprec(cur):
+                f = Field_(cur)
+                goal = target.arb(cur) * prob.Z(f)
+                if not s1_known and not defer_s1:
+                    le = _decide_S1(ev, f, goal, prob, tq, exact_ok, prec is not None or cur >= 4 * start)
+                    if le:
+                        return Inverse(Enclosure.point(0), Fraction(1), cur, True, ev.n)
+                    s1_known = le is not None
+                if s1_known or defer_s1:
+                    W = _W(prob, f)
+                    res = _newton_balls(ev, f, x_hat if x_hat is not None else _X.from_L(L0), goal, W, bits + 4)
+                    if res is not None:
+                        x_hat, S, sig, noise, converged = res
+                        # the precision at which the certificate can separate S from tau Z by sigma d
+                        lx = x_hat.log2()
+                        if x_hat.m and sig > 0:
+                            mag = _log2_arb(abs(S) + abs(goal) + x_hat.arb() * sig)
+                            sep = _log2_arb(sig) + lx
+                            need = int(bits + 24 + mag - sep) if math.isfinite(mag - sep) else cur
+                            if prec is None and need > cur and cur < MAXPREC:
+                                need_prec = min(need, MAXPREC)
+                        if need_prec is None and x_hat.m:
+                            deficit = noise - (lx - bits) if converged and math.isfinite(noise) else None
+                            # t_lo, t_hi = t_hat -+ d, d = (t_hat - 1) 2^-bits
+                            t_lo = x_hat.shifted((1 << bits) - 1, -bits).frac()
+                            t_hi = x_hat.shifted((1 << bits) + 1, -bits).frac()
+                            if certify:
+                                s_lo, _ = ev(f, t_lo)
+                                s_hi, _ = ev(f, t_hi)
+                                if s_lo > goal and s_hi <= goal:
+                                    lo = Enclosure.log_of_rational(t_lo, digits + 2).lower
+                                    hi = Enclosure.log_of_rational(t_hi, digits + 2).upper
+                                    return Inverse(Enclosure(max(lo, Fraction(0)), hi), None, cur, False, ev.n)
+                            elif prec is not None or (converged and noise <= lx - bits):
+                                v = Enclosure.log_of_rational(x_hat.frac(), digits + 2).lower
+                                return Inverse(Enclosure.point(max(v, Fraction(0))), None, cur, False, ev.n)
+                if prec is not None and need_prec is None:
+                    what = "certify" if certify else "approximate"
+                    raise PrecisionError(f"could not {what} OptComp at the fixed precision {cur} bits")
+        finally:
+            defer_s1 = False
+        return None
+
+    def grow(cur: int) -> int:
+        if need_prec is not None:
+            return need_prec
         if deficit is not None and 0 < deficit < cur / 2:
             # the point is known to within 2^deficit of the step the certificate needs: that many
             # bits more (and a margin) instead of doubling (k = 1e9: 144 -> 288 bits cost 3x)
-            cur = min(cur + int(deficit) + 32, MAXPREC)
-        else:
-            cur = min(2 * cur, MAXPREC)
+            return cur + int(deficit) + 32
+        return 2 * cur
+
+    return refine(round_at, start=start, grow=grow, maxprec=MAXPREC, what=f"OptComp to {digits} digits")

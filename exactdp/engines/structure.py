@@ -31,10 +31,15 @@ decided exactly from the symbolic description of the term
 
 from __future__ import annotations
 
-from ..numbers import ExpNum
+from typing import Optional
+
+from ..numbers import ExpNum, refine
 from .fields import Field
 
 __all__ = ["Structure"]
+
+#: Highest precision of the default float model (:meth:`Structure.approx`), in bits.
+APPROX_MAXPREC = 1024
 
 
 class Structure:
@@ -81,8 +86,8 @@ class Structure:
         from .fields import ArbField
 
         tn = _ApproxExp(lnt)
-        prec = 64
-        while True:
+
+        def step(prec: int) -> Optional[tuple[float, float]]:
             f = ArbField(prec)
             with workprec(prec):
                 s, sig = self.evaluate(f, tn)
@@ -90,9 +95,12 @@ class Structure:
                     ls = s.log()
                     slope = -(sig * tn.arb(prec) / s)
                     return float(ls.mid()), float(slope.mid())
-                if not (s.lower() < 0 < s.upper()) or prec >= 1024:
+                if not (s.lower() < 0 < s.upper()) or prec >= APPROX_MAXPREC:
                     return float("-inf"), 0.0
-            prec *= 4
+            return None
+
+        # 64, 256, 1024 bits; at the last one the step answers (S taken as 0), so refine never raises
+        return refine(step, start=64, grow=lambda p: 4 * p, maxprec=APPROX_MAXPREC, what="the float model of S")
 
 
 class _ApproxExp(ExpNum):

@@ -443,11 +443,19 @@ def _solve(
     between them); a failed certification keeps what it decided and doubles the precision.
     """
     s_before = -1 if increasing else 1  # sign of value - target left of the root
-    goal = digits_to_bits(digits) + 40
-    prec = min(96, goal)
+    first_goal = digits_to_bits(digits) + 40
+    prec = min(96, first_goal)
     x = _between(lo, hi)
-    while True:
-        # Newton at rising precision: quadratic convergence needs few steps per doubling
+    first = True
+
+    def round_at(goal: int) -> Optional[Enclosure]:
+        # one round: Newton raised to ``goal`` bits (a proposal, checked by nothing: from 96 bits
+        # the first time, doubling, since quadratic convergence needs few steps per doubling),
+        # then the certificate at two rational ends, which decides
+        nonlocal prec, x, lo, hi, first
+        if not first:
+            prec = goal
+        first = False
         while True:
             x, lo, hi, sharp = _newton(value, slope, target, lo, hi, x, s_before, prec)
             if not sharp and prec < MAXPREC:
@@ -476,9 +484,13 @@ def _solve(
             else:
                 hi = min(hi, b)
             x = _between(lo, hi)
-        if prec >= MAXPREC:
+        if prec >= MAXPREC:  # the round's Newton reached the maximum (its goal may exceed refine's)
             raise PrecisionError(f"{what}: no certified root to {digits} digits by maxprec={MAXPREC} bits")
-        goal = prec = min(2 * prec, MAXPREC)
+        return None
+
+    # a failed certificate keeps what it decided and doubles the precision the round reached
+    return refine(round_at, start=first_goal, grow=lambda _goal: 2 * prec, maxprec=MAXPREC,
+                  what=f"{what}: certified root to {digits} digits")
 
 
 def _newton(value, slope, target: Fraction, lo: Fraction, hi: Fraction, x: Fraction, s_before: int,

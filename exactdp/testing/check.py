@@ -232,6 +232,8 @@ def decide(case: Case, answer: object, *, digits: int = 20, max_digits: int = 32
     except InvalidArgument as e:
         return Verdict(case=case, status="error", answer=answer, answer_exact=None, optimum=None, margin=None, excess=None, digits=digits, seconds=seconds, reason=f"not a number: {e}")
     d = digits
+    # not numbers.precision.refine: the digits of the optimum's public call rise (each call runs its
+    # own refine), and the last one reports "undecided" instead of raising PrecisionError
     while True:
         try:
             opt = optimum(case, d)

@@ -262,3 +262,43 @@ def test_float_search_estimate_against_a_ball_evaluation():
     for L in (0.0, 5.0, 20.0, 35.0, 50.0, 80.0):
         (a, sa), (b, sb) = B.approx(L), Structure.approx(B, L)
         assert abs(a - b) <= 1e-3 and abs(sa - sb) <= 1e-2 * abs(sb) + 1e-300, (L, a, b, sa, sb)
+
+
+def test_one_build_serves_every_step_of_the_inverse(monkeypatch):
+    # the composed polynomial does not depend on eps_g: an OptComp (the float search, Newton's
+    # steps, the certificate) builds it once, and a second query on the same prepared
+    # composition (the profile's case) builds nothing; the answer against the exact lattice
+    from exactdp import PrivacyProfile
+    from exactdp.engines import balllattice
+
+    builds = []
+    real = balllattice.BallLattice._build_uncached
+
+    def counted(self, *args):
+        builds.append(args)
+        return real(self, *args)
+
+    monkeypatch.setattr(balllattice.BallLattice, "_build_uncached", counted)
+    rng = random.Random(1)
+    ws = [U ** rng.randint(1, 12) for _ in range(60)]
+    prof = PrivacyProfile(mechanisms(exp_eps=[str(w) for w in ws]), engine="certified", method=BL)
+    r = prof.epsilon("1e-5")
+    assert len(builds) == 1, builds
+    prof.epsilon(Fraction(1, 10**5) * (1 + Fraction(1, 10**6)))
+    assert len(builds) == 1, builds
+    exact = optcomp(mechanisms(exp_eps=[str(w) for w in ws]), "1e-5", engine="exact", method="lattice")
+    assert r.lower <= exact.lower and exact.upper <= r.upper
+
+
+def test_the_tilt_search_mean_is_the_moments_mean_bit_for_bit():
+    # _mean (the bisection's fast form) against _moments' mean, the same float operations
+    from exactdp.engines.balllattice import _mean, _moments, _tilt_for
+
+    rng = random.Random(7)
+    for _ in range(200):
+        groups = [(rng.randint(1, 500), rng.randint(1, 10**6)) for _ in range(rng.randint(1, 40))]
+        lr = rng.choice([-1, 1]) * 10 ** rng.uniform(-9, 2.5)
+        assert _mean(groups, lr) == _moments(groups, lr)[0]
+    B = BallLattice(RatExp.from_eps(Fraction(1, 1000)), [(a, 3) for a in range(1, 101)])
+    for m in (10, 5000, 7575, 15140):
+        assert B._tilt(m) == _tilt_for(B.live, B.A, m)
