@@ -640,25 +640,25 @@ def epsilon_float(d: LatticePLD, delta: float) -> float:
     Ls, ms, inf = _float_view(d)
     if inf >= delta:
         return math.inf
-    # suffix sums over losses > eps: A = sum m, B = sum m e^-L; delta(eps) = inf + A - e^eps B
+    # suffix sums over losses > eps: A[i] = sum_{j >= i} m_j and, scaled to L_i so that no exponential
+    # overflows at large losses, E[i] = sum_{j >= i} m_j e^{L_i - L_j}; on [L_{i-1}, L_i) the losses
+    # above eps are i..n-1 and delta(eps) = inf + A[i] - e^{eps - L_i} E[i]
     n = len(Ls)
+    if n == 0:
+        return 0.0
+    r = math.exp(-float(d.h))
     A = [0.0] * (n + 1)
-    B = [0.0] * (n + 1)
+    E = [0.0] * (n + 1)
     for i in range(n - 1, -1, -1):
         A[i] = A[i + 1] + ms[i]
-        B[i] = B[i + 1] + (ms[i] * math.exp(-Ls[i]) if Ls[i] > -700 else 0.0)
-    # find the segment [L_{i-1}, L_i) holding the root, scanning from the top
-    prev = math.inf
-    for i in range(n - 1, -1, -1):
-        lo = Ls[i - 1] if i > 0 else -math.inf
-        # on [lo, Ls[i]) the losses above eps are i..n-1
-        val_lo = inf + A[i] - (math.exp(lo) * B[i] if lo > -700 else 0.0)
+        E[i] = ms[i] + r * E[i + 1]
+    for i in range(n - 1, -1, -1):  # the segment holding the root, scanning from the top
+        val_lo = inf + A[i] - (r * E[i] if i > 0 else 0.0)  # delta at L_{i-1} (at -inf for i = 0)
         if val_lo >= delta:
-            x = (inf + A[i] - delta) / B[i] if B[i] > 0 else math.inf
-            root = math.log(x) if x > 0 else lo
-            root = min(max(root, lo), Ls[i] if i < n else prev)
-            return max(root, 0.0)
-        prev = Ls[i]
+            lo = Ls[i - 1] if i > 0 else -math.inf
+            x = (inf + A[i] - delta) / E[i] if E[i] > 0 else math.inf
+            root = Ls[i] + math.log(x) if 0 < x < math.inf else (lo if x <= 0 else Ls[i])
+            return max(min(max(root, lo), Ls[i]), 0.0)
     return 0.0
 
 

@@ -112,3 +112,21 @@ def test_subsampled_laplace_width_is_second_order():
         widths.append(r.value.upper - r.value.lower)
     ratios = [float(a / b) for a, b in zip(widths, widths[1:])]
     assert all(3 <= x <= 6 for x in ratios), (ratios, [float(w) for w in widths])
+
+
+def test_epsilon_at_losses_beyond_float_exponentials():
+    """A thousand randomized-response steps reach losses above 709, where e^L overflows a float: the
+    float proposal of epsilon works scaled, and the certified ends bracket the closed form. Two
+    atoms of P-mass 1/2 at losses 1000 and 1001: delta(eps) = (1 - e^{eps - 1001}) / 2 on
+    [1000, 1001], so epsilon(1/10) = 1001 + ln(4/5)."""
+    from exactdp._backend import fmpz_poly
+    from exactdp.accounting.lattice import LatticePLD, epsilon_bound
+
+    Fb = 40
+    up = LatticePLD(fmpz_poly([1 << (Fb - 1), 1 << (Fb - 1)]), 1000, 0, Fb, F(1), True)
+    lo = LatticePLD(fmpz_poly([1 << (Fb - 1), 1 << (Fb - 1)]), 1000, 0, Fb, F(1), False)
+    with mp.workdps(40):
+        true = 1001 + mp.log(mp.mpf(4) / 5)
+        e_hi, e_lo = epsilon_bound(up, F(1, 10), 120), epsilon_bound(lo, F(1, 10), 120)
+        assert mp.mpf(e_lo.numerator) / e_lo.denominator <= true <= mp.mpf(e_hi.numerator) / e_hi.denominator
+        assert (e_hi - e_lo) < F(1, 10**9)
