@@ -20,7 +20,7 @@ from ..noise_events import Composed, Event, PoissonSampled, RandomizedResponse, 
 from ..numbers import Enclosure, parse_choice, parse_delta, parse_eps, parse_int
 from ..numbers.precision import accurate
 from .gaussian import closed_form, gaussian_mu_sq
-from .lattice import LatticePLD, compose, delta_bound, discretise, epsilon_bound, power, window
+from .lattice import LatticePLD, aligned_step, compose, delta_bound, discretise, epsilon_bound, power, window
 from .laws import law_of
 
 __all__ = ["Accountant", "RELATIONS", "AccountingResult", "MAX_DIGITS", "MAX_POINTS"]
@@ -276,7 +276,7 @@ class Accountant:
         done: dict = {}  # direction -> (h, lower, upper, points)
         while True:
             for dname in dirs:
-                h = h_fixed if h_fixed is not None else _lattice(h_t[dname], grain)
+                h = h_fixed if h_fixed is not None else _step(self._parts, dname, h_t[dname], grain)
                 if dname not in done or done[dname][0] != h:
                     up, lo, n = self._bounds(dname, h, F, tol, progress)
                     done[dname] = (h, *_answer(kind, x, up, lo, F), n)
@@ -405,6 +405,19 @@ def _lattice(h_t: float, grain: Optional[Fraction]) -> Fraction:
     if grain is not None:
         return grain / max(1, math.ceil(float(grain) / h_t))
     return Fraction(1, max(1, math.ceil(1 / h_t)))
+
+
+def _step(parts, direction: str, h_t: float, grain: Optional[Fraction]) -> Fraction:
+    """The lattice step for a target ``h_t``: on the grain when the atoms are rational
+    (:func:`_lattice`), else aligned to the atoms of the step composed most often that has two
+    (:func:`~exactdp.accounting.lattice.aligned_step`: the lower bound then keeps them to second
+    order), else ``1 / n``."""
+    if grain is None:
+        for leaf, _n in sorted(parts, key=lambda r: -r[1]):
+            h = aligned_step(law_of(leaf, direction), h_t)
+            if h is not None:
+                return h
+    return _lattice(h_t, grain)
 
 
 def _tolerance(kind: str, x: Fraction, digits: int) -> float:

@@ -2,8 +2,8 @@
 fixed point with directed rounding, and the two queries.
 
 A :class:`LatticePLD` holds non-negative integers ``c_n`` (units of ``2^-F``) of ``P``-mass at
-the losses ``(off + n) h`` of a lattice of step ``h``, and a ``P``-mass at ``+inf``. It is one
-of two kinds (``upper``):
+the losses ``(off + n) h - tau`` of a lattice of step ``h`` (shifted by ``tau >= 0``, 0 for an
+upper PLD), and a ``P``-mass at ``+inf``. It is one of two kinds (``upper``):
 
 * **upper** (Accounting Lemma 7, connect-the-dots): the masses of each interval between two
   chosen lattice points (every point where the mass is large, every j-th in a block of small
@@ -15,7 +15,13 @@ of two kinds (``upper``):
   true pair and hence dominated by it; each bin's own loss ``ln(P(B)/Q(B))`` is put at a
   lattice point certainly at or below it; the bins are chosen (in floats) so that this loss
   sits just above a lattice point, which makes the bound second order in ``h``; masses
-  rounded down, mass outside the window dropped. Its ``delta(eps)`` is a lower bound.
+  rounded down, mass outside the window dropped. An atom cannot be moved (it is a bin of its
+  own), so the lattice comes to the atoms instead: each step's lattice is shifted by a
+  rational ``tau`` (Lemma 8's ``tau``, one per step; shifts add under composition) that puts
+  its heaviest atoms just above lattice points, and the accountant picks ``h`` just below
+  ``D / N`` when the atoms' losses differ by multiples of one irrational ``D``
+  (:func:`aligned_step`), so every atom lies within about ``2^-prec`` above its point. Its
+  ``delta(eps)`` is a lower bound.
 
 By Accounting Lemma 1, ``delta(eps) = P{L = inf} + sum_n c_n 2^-F (1 - e^{eps - L_n})_+`` is
 increasing in every mass and every loss, and a product of pairs composes by adding losses,
@@ -31,13 +37,14 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from typing import Optional
 
 from .._backend import arb, fmpz_poly, workprec
 from ..links import implements
 from ..numbers import arb_of_fraction
 from .laws import LossLaw
 
-__all__ = ["LatticePLD", "discretise", "compose", "power", "delta_bound", "epsilon_bound"]
+__all__ = ["LatticePLD", "discretise", "compose", "power", "delta_bound", "epsilon_bound", "aligned_step"]
 
 
 @dataclass(frozen=True)
@@ -48,12 +55,13 @@ class LatticePLD:
     lower -> a lower bound.
     """
 
-    poly: fmpz_poly  # coefficient n: units of 2^-F of P-mass at loss (off + n) h
+    poly: fmpz_poly  # coefficient n: units of 2^-F of P-mass at loss (off + n) h - tau
     off: int
     inf: int  # units of P-mass at +inf
     F: int
     h: Fraction
     upper: bool
+    tau: Fraction = Fraction(0)  # the lower bound's shift (Accounting Lemma 8); 0 for an upper PLD
 
     @property
     def one(self) -> int:
@@ -160,6 +168,51 @@ def window(law: LossLaw, h: Fraction, tail_mass: float) -> tuple[int, int]:
     return math.floor(min(xs) / hf) - 1, math.ceil(max(xs) / hf) + 1
 
 
+#: Bits of an aligned lattice step (:func:`aligned_step`): far finer than the balls' precision, so
+#: that the atoms' residues stay below the lower bound's margin (:func:`_shift`).
+ALIGN_BITS = 256
+
+
+def aligned_step(law: LossLaw, h_t: float) -> Optional[Fraction]:
+    """A lattice step ``h <= h_t`` that puts the law's heaviest finite atoms a whole number of steps
+    apart, up to ``2^-ALIGN_BITS`` relative: ``h`` is ``D / N`` rounded down to a multiple of
+    ``2^-ALIGN_BITS`` (``N`` the least with ``D / N <= h_t``), ``D`` the gap between the two
+    heaviest atoms divided by the least ``d <= 12`` that makes every other atom's offset, and loss
+    0's, a multiple of it (float test; else without loss 0; else the two heaviest only). ``None`` when the law has fewer than two
+    distinct finite atoms. A float choice for the width: both bounds hold on any lattice.
+
+    Guarantee: exact (a rational step); approximate in what it aligns. Raises: nothing.
+    """
+    with workprec(ALIGN_BITS + 64):
+        rows: dict = {}
+        for l, p, _q in law.atoms():
+            lb = _as_ball(l)
+            key = round(float(lb.mid()), 9)
+            m = float(p.mid())
+            if key not in rows or m > rows[key][1]:
+                rows[key] = (lb, m + (rows[key][1] if key in rows else 0.0))
+        if len(rows) < 2:
+            return None
+        (la, _), (lb2, _) = sorted(rows.values(), key=lambda r: -r[1])[:2]
+        gap = abs(la - lb2)
+        gf = float(gap.mid())
+        if not gf > 0:
+            return None
+        offs = [(float(l.mid()) - float(la.mid())) / gf for l, _ in rows.values()]
+
+        def whole(xs: list) -> Optional[int]:
+            return next((d for d in range(1, 13) if all(abs(d * x - round(d * x)) < 1e-9 for x in xs)), None)
+
+        # loss 0 too when it can be (+-L: step L / N): then the atoms sit on the unshifted lattice
+        # and the upper bound's split of them is near exact as well
+        mult = whole(offs + [-float(la.mid()) / gf]) or whole(offs) or 1
+        D = gap / mult
+        n = max(1, math.ceil(float(D.mid()) / h_t))
+        m, e = _man_exp((D / n).lower())
+        top = Fraction(m) * Fraction(2) ** e
+        return Fraction(math.floor(top * 2**ALIGN_BITS), 2**ALIGN_BITS)
+
+
 # -- the two discretisations -------------------------------------------------------------------
 
 def _as_ball(x) -> arb:
@@ -258,34 +311,71 @@ def discretise(law: LossLaw, h: Fraction, F: int, ia: int, ib: int, prec: int) -
                 up[i0 - ia] += _units_up(arb(lo_u), F)
         atoms = law.atoms()
         for l, p, _q in atoms:
-            if isinstance(l, Fraction) and (l / h).denominator == 1:  # exactly on the lattice
-                i = int(l / h)
-                if i > ib:
-                    inf_up += _units_up(p, F)
-                else:
-                    up[max(i, ia) - ia] += _units_up(p, F)
-                continue
-            l = _as_ball(l)
-            if l > _ball_i(ib, h):
+            # an irrational loss rounded up to its ball's upper end (Lemma 1: a larger loss only
+            # raises delta), so that its place on the lattice is decided exactly
+            lq = l if isinstance(l, Fraction) else _upper_fraction(_as_ball(l))
+            if lq > ib * h:
                 inf_up += _units_up(p, F)
                 continue
-            if l < _ball_i(ia, h):
+            if lq <= ia * h:  # at or below the window: moved up to its first point
                 up[0] += _units_up(p, F)
                 continue
-            i = _floor_div_h(l, h, up=False)
-            if i < ib and l >= _ball_i(i, h) and l <= _ball_i(i + 1, h):
-                li = _ball_i(i, h)
-                p_hi = p * (-(li - l).expm1()) / denom  # p (1 - e^{ih - l}) / (1 - e^-h)
-                pu = p.upper()
-                up[i + 1 - ia] += _units_up(arb(min(p_hi.upper(), pu)), F)
-                up[i - ia] += _units_up(arb(min((p - p_hi).upper(), pu)), F)
-            else:  # position undecided at this precision: the whole atom one point up
-                up[min(_floor_div_h(l, h, up=True), ib) - ia] += _units_up(p, F)
+            i = math.floor(lq / h)
+            if lq == i * h:  # exactly on the lattice
+                up[i - ia] += _units_up(p, F)
+                continue
+            li = _ball_i(i, h)
+            p_hi = p * (-(li - arb_of_fraction(lq)).expm1()) / denom  # p (1 - e^{ih - l}) / (1 - e^-h)
+            pu = p.upper()
+            up[i + 1 - ia] += _units_up(arb(min(p_hi.upper(), pu)), F)
+            up[i - ia] += _units_up(arb(min((p - p_hi).upper(), pu)), F)
         inf_up += _units_up(law.p_inf(), F)
-        low = _lower_units(law, h, F, ia, ib, cd)
+        tau = _shift(atoms, h, prec)
+        low = _lower_units(law, h, F, ia, ib, cd, tau)
         inf_low = _units_down(law.p_inf(), F)
     return (LatticePLD(fmpz_poly(up), ia, inf_up, F, h, True),
-            LatticePLD(fmpz_poly(low), ia, inf_low, F, h, False))
+            LatticePLD(fmpz_poly(low), ia, inf_low, F, h, False, tau))
+
+
+def _upper_fraction(x: arb) -> Fraction:
+    """The upper end of a finite ball, exactly."""
+    m, e = _man_exp(x.upper())
+    return Fraction(m) * Fraction(2) ** e
+
+
+def _deficit(l, tau: Fraction, h: Fraction) -> float:
+    """How far (about, upwards) an atom at ``l`` (a ball, or a Fraction) lies above the lattice point
+    the lower bound puts it at: ``l + tau - i h`` with :func:`_lower_units`' ``i``."""
+    if isinstance(l, Fraction):
+        x = l + tau
+        return float(x - math.floor(x / h) * h)
+    xb = l + arb_of_fraction(tau)
+    return float((xb - _ball_i(_floor_div_h(xb, h, up=False), h)).upper())
+
+
+def _shift(atoms: list, h: Fraction, prec: int) -> Fraction:
+    """The lower bound's shift ``tau >= 0`` of one step (Accounting Lemma 8 with one ``tau`` for all
+    the step's bins, a float choice that only affects the width): the candidate (0, or the least
+    rational that puts one atom a margin of about ``2^-(prec - 24)`` above a lattice point) with
+    the least ``P``-mass-weighted deficit :func:`_deficit` of the atoms (the loss each gives up).
+    Atoms on the lattice (rational, a grain) keep 0; a single irrational atom, or atoms ``N h``
+    apart (:func:`aligned_step`), lose about the margin instead of up to ``h``."""
+    if not atoms:
+        return Fraction(0)
+    big = max(1, max(math.ceil(abs(float(_as_ball(l).mid()))) for l, _, _ in atoms))
+    margin = Fraction(big, 2 ** max(8, prec - 24))
+    cands = [Fraction(0)]
+    for l, _, _ in atoms:
+        if isinstance(l, Fraction):
+            cands.append(math.ceil(l / h) * h - l)
+            continue
+        i = _floor_div_h(l, h, up=True)  # i h >= l certainly: tau = i h - l (rounded up) + margin >= 0
+        cands.append(_upper_fraction(_ball_i(i, h) - l) + margin)
+
+    def cost(tau: Fraction) -> float:
+        return sum(float(p.upper()) * _deficit(l, tau, h) for l, p, _ in atoms)
+
+    return min(cands, key=cost)  # the first of equal costs: 0 when it is as good
 
 
 #: Fine points per interval of :func:`points` on which the lower bound's bins are proposed.
@@ -308,9 +398,10 @@ def _fdiff(c0: tuple, c1: tuple) -> tuple[float, float, float]:
     return P, Q, noise
 
 
-def _chain(law: LossLaw, h: Fraction, pts: list[int]) -> list[tuple[Fraction, Fraction, int]]:
+def _chain(law: LossLaw, h: Fraction, pts: list[int], tau: Fraction = Fraction(0)) -> list[tuple[Fraction, Fraction, int]]:
     """Propose the lower bound's bins (float choice): consecutive loss intervals whose merged loss
-    ``ln(P(B)/Q(B))`` just reaches a point of ``pts`` (lattice indices, :func:`points`), as
+    ``ln(P(B)/Q(B))`` just reaches a point ``i h - tau`` of ``pts`` (lattice indices, :func:`points`;
+    ``tau`` the step's shift), as
     ``(from, to, lattice index)``; the ends are located on a fine grid (:data:`FINE` points per
     interval of ``pts``), then by secant steps inside the fine interval where the bin's loss
     crosses its target, and rounded to :data:`_END_BITS` bits."""
@@ -325,13 +416,16 @@ def _chain(law: LossLaw, h: Fraction, pts: list[int]) -> list[tuple[Fraction, Fr
     out = []
     start: Fraction = xq[0]
     c0 = cf[0]
-    k = 0  # pts[k]: the target, the least point of pts at or above start
-    target = pts[0]
+    k = 0  # pts[k]: the target, the least point of pts whose loss pts[k] h - tau is at or above start
+    while k < len(pts) - 1 and pts[k] * h - tau < start:
+        k += 1
+    target = pts[k]
     eta = 1e-12 + 1e-9 * hf
+    tf = float(tau)
     t = 0
     while t < nf:
         P, Q, noise = _fdiff(c0, cf[t + 1])
-        goal = target * hf + eta
+        goal = target * hf - tf + eta
         if not _reaches(P, Q, noise, goal):
             t += 1
             continue
@@ -344,7 +438,7 @@ def _chain(law: LossLaw, h: Fraction, pts: list[int]) -> list[tuple[Fraction, Fr
         out.append((start, end, target))
         start = end
         c0 = cf[t + 1] if on_grid else law.cdf_float(float(start))
-        while k < len(pts) - 1 and pts[k] * h < start:
+        while k < len(pts) - 1 and pts[k] * h - tau < start:
             k += 1
         target = pts[k]
         if on_grid:
@@ -398,14 +492,15 @@ def _secant(law: LossLaw, c0: tuple, lo: float, hi: float, goal: float) -> float
 _END_BITS = 48
 
 
-def _lower_units(law: LossLaw, h: Fraction, F: int, ia: int, ib: int, cd) -> list[int]:
-    """The lower bound's masses (Accounting Lemma 8): each proposed bin is a class of a
-    post-processing; its loss ``ln(P(B)/Q(B))``, decided in balls, puts it at its lattice point
-    when certainly at or above it, else at the greatest lattice point at or below the bin's
-    start (the bin's losses are all at least that);
-    atoms at the lattice point certainly at or below them; masses rounded down."""
+def _lower_units(law: LossLaw, h: Fraction, F: int, ia: int, ib: int, cd, tau: Fraction = Fraction(0)) -> list[int]:
+    """The lower bound's masses (Accounting Lemma 8) on the lattice shifted by ``tau`` (index ``i``
+    stands for the loss ``i h - tau``): each proposed bin is a class of a post-processing; its loss
+    ``ln(P(B)/Q(B))``, decided in balls, puts it at its lattice point when certainly at or above
+    it, else at the greatest lattice point at or below the bin's start (the bin's losses are all
+    at least that); atoms at the lattice point certainly at or below them; masses rounded down."""
     n = ib - ia + 1
     low = [0] * n
+    tau_b = arb_of_fraction(tau)
     if cd is not None:
         pts = sorted(cd)
         cache = {i * h: cd[i] for i in pts}
@@ -415,7 +510,7 @@ def _lower_units(law: LossLaw, h: Fraction, F: int, ia: int, ib: int, cd) -> lis
                 cache[x] = law.cdf(x)
             return cache[x]
 
-        for x0, x1, target in _chain(law, h, pts):
+        for x0, x1, target in _chain(law, h, pts, tau):
             a, b = at(x0), at(x1)
             if b[0].upper() <= 0 or a[1].upper() <= 0:
                 continue
@@ -424,11 +519,11 @@ def _lower_units(law: LossLaw, h: Fraction, F: int, ia: int, ib: int, cd) -> lis
             if not (Pb > 0 and Qb > 0):
                 continue
             # else the greatest lattice point at or below the bin's start (its loss is at least that)
-            i = target if (Pb / Qb).log() >= _ball_i(target, h) else math.floor(x0 / h)
+            i = target if (Pb / Qb).log() >= _ball_i(target, h) - tau_b else math.floor((x0 + tau) / h)
             if ia <= i <= ib:
                 low[i - ia] += _units_down(Pb, F)
     for l, p, _q in law.atoms():
-        i = math.floor(l / h) if isinstance(l, Fraction) else _floor_div_h(l, h, up=False)
+        i = math.floor((l + tau) / h) if isinstance(l, Fraction) else _floor_div_h(l + tau_b, h, up=False)
         if i > ib:
             i = ib
         if i >= ia:
@@ -489,7 +584,7 @@ def compose(a: LatticePLD, b: LatticePLD, budget: int) -> LatticePLD:
     else:
         poly = prod // one
         inf = cross // one
-    out = LatticePLD(poly, a.off + b.off, inf, a.F, a.h, a.upper)
+    out = LatticePLD(poly, a.off + b.off, inf, a.F, a.h, a.upper, a.tau + b.tau)
     return _cut(out, budget)
 
 
@@ -510,10 +605,10 @@ def power(d: LatticePLD, k: int, budget: int, progress=None) -> LatticePLD:
 
 @implements("Accounting Lemma 1")
 def delta_bound(d: LatticePLD, eps: Fraction, prec: int) -> arb:
-    """A ball containing ``delta(eps)`` of the lattice PLD ``d``:
+    """A ball containing ``delta(eps)`` of the lattice PLD ``d`` (losses ``(off + n) h - tau``):
     its upper end bounds the true delta from above when ``d.upper``, its lower end from below
     otherwise."""
-    e = Fraction(eps)
+    e = Fraction(eps) + d.tau  # delta(eps) of losses shifted down by tau: the lattice's at eps + tau
     h = d.h
     n0 = max(0, math.floor(e / h) - d.off + 1)  # first n with (off + n) h > e
     with workprec(prec):
@@ -533,8 +628,8 @@ def _float_view(d: LatticePLD):
     """(losses, masses, inf mass) as floats, for the search."""
     cs = d.poly.coeffs()
     scale = 2.0 ** -d.F
-    hf = float(d.h)
-    Ls = [(d.off + n) * hf for n in range(len(cs))]
+    hf, tf = float(d.h), float(d.tau)
+    Ls = [(d.off + n) * hf - tf for n in range(len(cs))]
     ms = [float(c) * scale for c in cs]
     return Ls, ms, d.inf * scale
 
@@ -545,25 +640,25 @@ def epsilon_float(d: LatticePLD, delta: float) -> float:
     Ls, ms, inf = _float_view(d)
     if inf >= delta:
         return math.inf
-    # suffix sums over losses > eps: A = sum m, B = sum m e^-L; delta(eps) = inf + A - e^eps B
+    # suffix sums over losses > eps: A[i] = sum_{j >= i} m_j and, scaled to L_i so that no exponential
+    # overflows at large losses, E[i] = sum_{j >= i} m_j e^{L_i - L_j}; on [L_{i-1}, L_i) the losses
+    # above eps are i..n-1 and delta(eps) = inf + A[i] - e^{eps - L_i} E[i]
     n = len(Ls)
+    if n == 0:
+        return 0.0
+    r = math.exp(-float(d.h))
     A = [0.0] * (n + 1)
-    B = [0.0] * (n + 1)
+    E = [0.0] * (n + 1)
     for i in range(n - 1, -1, -1):
         A[i] = A[i + 1] + ms[i]
-        B[i] = B[i + 1] + (ms[i] * math.exp(-Ls[i]) if Ls[i] > -700 else 0.0)
-    # find the segment [L_{i-1}, L_i) holding the root, scanning from the top
-    prev = math.inf
-    for i in range(n - 1, -1, -1):
-        lo = Ls[i - 1] if i > 0 else -math.inf
-        # on [lo, Ls[i]) the losses above eps are i..n-1
-        val_lo = inf + A[i] - (math.exp(lo) * B[i] if lo > -700 else 0.0)
+        E[i] = ms[i] + r * E[i + 1]
+    for i in range(n - 1, -1, -1):  # the segment holding the root, scanning from the top
+        val_lo = inf + A[i] - (r * E[i] if i > 0 else 0.0)  # delta at L_{i-1} (at -inf for i = 0)
         if val_lo >= delta:
-            x = (inf + A[i] - delta) / B[i] if B[i] > 0 else math.inf
-            root = math.log(x) if x > 0 else lo
-            root = min(max(root, lo), Ls[i] if i < n else prev)
-            return max(root, 0.0)
-        prev = Ls[i]
+            lo = Ls[i - 1] if i > 0 else -math.inf
+            x = (inf + A[i] - delta) / E[i] if E[i] > 0 else math.inf
+            root = Ls[i] + math.log(x) if 0 < x < math.inf else (lo if x <= 0 else Ls[i])
+            return max(min(max(root, lo), Ls[i]), 0.0)
     return 0.0
 
 

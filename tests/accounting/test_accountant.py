@@ -263,10 +263,11 @@ def test_randomized_response_add_remove_one_step():
     """Under add/remove RR(p, m) is compared with a uniform record: remove has losses ln(m(1-p)+p)
     and ln p; one step's delta(eps) = sum of (P - e^eps Q)_+ over the outputs, by hand."""
     p, m, eps = F(1, 4), 3, F(1, 2)
-    a, c, u = (R.mpf(x) for x in (1 - p + p / m, p / m, F(1, m)))
-    t = mp.e ** R.mpf(eps)
-    rem = max(0, a - t * u) + (m - 1) * max(0, c - t * u)
-    add = max(0, u - t * a) + (m - 1) * max(0, u - t * c)
+    with mp.workdps(50):  # the enclosure is tight (the lattice is aligned to the atoms): 50 digits
+        a, c, u = (R.mpf(x) for x in (1 - p + p / m, p / m, F(1, m)))
+        t = mp.e ** R.mpf(eps)
+        rem = max(0, a - t * u) + (m - 1) * max(0, c - t * u)
+        add = max(0, u - t * a) + (m - 1) * max(0, u - t * c)
     e = Accountant().compose(RandomizedResponse(p, m)).delta(eps, digits=3)
     assert contains(e, max(rem, add))
 
