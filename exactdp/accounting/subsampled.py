@@ -28,7 +28,7 @@ from typing import Optional
 
 from .._backend import arb, workprec
 from ..links import implements
-from ..numbers import Enclosure, arb_bounds, arb_of_fraction
+from ..numbers import Enclosure, arb_bounds, arb_of_fraction, parse_choice
 from ..numbers.precision import accurate, decide_sign, refine
 
 __all__ = ["one_subsampled_gaussian", "subsampled_delta", "closed_form"]
@@ -87,8 +87,9 @@ def subsampled_delta(t: Fraction, q: Fraction, relation: str, eps: Fraction) -> 
     the working precision.
 
     Guarantee: enclosure (at the context precision; refine it with
-    :func:`~exactdp.numbers.precision.refine`). Raises: KeyError (an unknown relation).
+    :func:`~exactdp.numbers.precision.refine`). Raises: InvalidArgument (an unknown relation).
     """
+    relation = parse_choice(relation, "relation", tuple(_DIRECTIONS))
     tb, qb, eb = arb_of_fraction(Fraction(t)), arb_of_fraction(Fraction(q)), arb_of_fraction(Fraction(eps))
     balls = [_direction_delta(d, tb, qb, eb) for d in _DIRECTIONS[relation]]
     out = balls[0]
@@ -128,8 +129,11 @@ def closed_form(kind: str, x: Fraction, t: Fraction, q: Fraction, relation: str,
 
     Guarantee: enclosure (each end decided in balls, at rising precision by
     :func:`~exactdp.numbers.precision.refine` and :func:`~exactdp.numbers.precision.decide_sign`).
-    Raises: PrecisionError (not decided by 2^14 bits, e.g. a delta below the balls' reach).
+    Raises: InvalidArgument (an unknown kind or relation); PrecisionError (not decided by 2^14 bits,
+    e.g. a delta below the balls' reach).
     """
+    kind = parse_choice(kind, "kind", ("epsilon", "delta"))
+    relation = parse_choice(relation, "relation", tuple(_DIRECTIONS))
     prec = 64 + 4 * digits
 
     if kind == "delta":

@@ -147,3 +147,13 @@ def test_more_than_one_step_uses_the_lattice():
     acc = Accountant().compose(PoissonSampled(Gaussian(2), F(1, 100)), 2)
     acc.epsilon("1e-5", digits=2)
     assert acc.last.method == "lattice"
+
+
+def test_bad_relation_or_kind_is_refused():
+    from exactdp.accounting.subsampled import closed_form, subsampled_delta
+    from exactdp.errors import InvalidArgument
+
+    with pytest.raises(InvalidArgument, match="relation"):
+        subsampled_delta(F(1), F(1, 10), "swap", F(1))
+    with pytest.raises(InvalidArgument, match="kind"):
+        closed_form("sigma", F(1, 10**5), F(1), F(1, 10), "add_remove", 12)
