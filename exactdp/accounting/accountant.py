@@ -22,6 +22,8 @@ from ..numbers.precision import accurate
 from .gaussian import closed_form, gaussian_mu_sq
 from .lattice import LatticePLD, aligned_step, compose, delta_bound, discretise, epsilon_bound, power, window
 from .laws import law_of
+from .subsampled import closed_form as subsampled_closed_form
+from .subsampled import one_subsampled_gaussian
 
 __all__ = ["Accountant", "RELATIONS", "AccountingResult", "MAX_DIGITS", "MAX_POINTS"]
 
@@ -62,8 +64,10 @@ class AccountingResult:
     """What one certified query computed: the enclosure, the lattice and the time.
 
     A composition of unsampled Gaussian steps is answered in closed form (Gaussian DP,
-    :mod:`exactdp.accounting.gaussian`): then ``h = 0``, ``points = 0`` and ``fixed_bits`` is the
-    Arb precision its refinements start at.
+    :mod:`exactdp.accounting.gaussian`), and so is one Poisson-subsampled Gaussian step
+    (:mod:`exactdp.accounting.subsampled`): then ``h = 0``, ``points = 0`` and ``fixed_bits`` is
+    the Arb precision its refinements start at. ``method`` says which: ``"lattice"``,
+    ``"gdp-closed-form"`` or ``"subsampled-closed-form"``.
 
     Guarantee: ``value`` is an enclosure of the true epsilon(delta) or delta(eps) of the
     composition under ``relation``.
@@ -76,6 +80,7 @@ class AccountingResult:
     points: int
     seconds: float
     directions: tuple
+    method: str = "lattice"
 
 
 class Accountant:
@@ -84,6 +89,10 @@ class Accountant:
 
     ``relation``: ``"add_remove"`` (default: the larger of the remove and add directions, the
     convention of DP-SGD accountants), ``"remove"``, ``"add"``, or ``"replace_one"``.
+
+    Compositions of unsampled Gaussian steps (Gaussian DP) and a single Poisson-subsampled
+    Gaussian step (Accounting Lemma 11) are answered in closed form, always to 12 digits in
+    milliseconds; everything else on the certified lattice.
 
     Guarantee: :meth:`epsilon` and :meth:`delta` return enclosures: the true optimal value of
     the composition (of the dominating pairs of Accounting Lemmas 2-6) provably lies in
@@ -178,7 +187,8 @@ class Accountant:
     def query(self, kind: str, x: object, digits: int = 6, *, h: Optional[Fraction] = None,
               progress: Optional[Callable] = None) -> AccountingResult:
         """:meth:`epsilon` (``kind="epsilon"``, ``x`` = delta) or :meth:`delta` (``x`` = eps) with
-        the lattice, precision and time reported; ``h`` fixes the lattice step (no refinement).
+        the lattice, precision and time reported; ``h`` fixes the lattice step (no refinement; the
+        lattice is then used even where a closed form applies).
 
         Guarantee: enclosure. Raises: as :meth:`epsilon` / :meth:`delta`.
         """
@@ -222,7 +232,7 @@ class Accountant:
         tol = _tolerance("epsilon", parse_delta(delta_ref, "delta_ref"), digits)
         lows, highs = [], []
         for x in grid:
-            if r.points == 0:  # unsampled Gaussians: each point in closed form
+            if r.points == 0:  # unsampled Gaussians or one subsampled step: each point in closed form
                 v = self._query("delta", x, max(digits, 2), None).value
                 lows.append(v.lower)
                 highs.append(v.upper)
@@ -256,7 +266,15 @@ class Accountant:
         mu2 = gaussian_mu_sq(self._parts, self.relation) if not h_fixed else None  # (h = 0: the closed form's own)
         if mu2 is not None:  # unsampled Gaussians only: Gaussian DP in closed form, no lattice
             value, prec = closed_form(kind, x, mu2, max(digits, MAX_DIGITS))  # cheap: always to 12 digits
-            res = AccountingResult(value, self.relation, Fraction(0), prec, 0, time.perf_counter() - t0, tuple(dirs))
+            res = AccountingResult(value, self.relation, Fraction(0), prec, 0, time.perf_counter() - t0, tuple(dirs),
+                                   "gdp-closed-form")
+            self.last = res
+            return res
+        one = one_subsampled_gaussian(self._parts) if not h_fixed else None
+        if one is not None:  # one Poisson-subsampled Gaussian step: its closed form, no lattice
+            value, prec = subsampled_closed_form(kind, x, one[0], one[1], self.relation, max(digits, MAX_DIGITS))
+            res = AccountingResult(value, self.relation, Fraction(0), prec, 0, time.perf_counter() - t0, tuple(dirs),
+                                   "subsampled-closed-form")
             self.last = res
             return res
         distinct_cost = len(self._parts) * len(dirs) * SECONDS_PER_STEP_LAW * 10 ** ((digits - 3) / 2)

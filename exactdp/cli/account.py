@@ -123,13 +123,16 @@ def run_account(args) -> int:
     lattice = {"h": fraction_str(r.h), "points": r.points, "fixed_point_bits": r.fixed_bits}
     if args.json:
         emit_json({key: r.value.to_dict(args.digits + 2), "relation": args.relation, "steps": acc.steps,
-                   "directions": list(r.directions), "lattice": lattice, "seconds": round(r.seconds, 3),
+                   "directions": list(r.directions), "method": r.method, "lattice": lattice, "seconds": round(r.seconds, 3),
                    "events": acc.events.to_json()})
         return 0
     print(f"{acc.steps} steps of {event!r}" if steps > 1 or args.events is None else f"events: {event!r}")
     if r.points:
         print(f"relation: {args.relation}; lattice h = {float(r.h):.4g}, {r.points} points, {r.fixed_bits}-bit fixed point; "
               f"{r.seconds:.2f} s")
+    elif r.method == "subsampled-closed-form":
+        print(f"relation: {args.relation}; one Poisson-subsampled Gaussian step in closed form, {r.fixed_bits}-bit "
+              f"balls; {r.seconds:.2f} s")
     else:
         print(f"relation: {args.relation}; Gaussian steps only: Gaussian DP in closed form, {r.fixed_bits}-bit balls; "
               f"{r.seconds:.2f} s")

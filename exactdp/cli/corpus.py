@@ -39,7 +39,7 @@ def register(sub) -> None:
     b.add_argument("--grid", metavar="FILE", help="JSON lines, one query each (default: the curated grid of the suite)")
     b.add_argument("--suite", choices=("optcomp", "dpsgd"), default="optcomp",
                    help="the default grid: optcomp ((eps, delta) compositions) or dpsgd (Gaussian, Poisson-subsampled)")
-    b.add_argument("--full", action="store_true", help="with --suite dpsgd: the full grid (about 900 queries; hours)")
+    b.add_argument("--full", action="store_true", help="with --suite dpsgd: the full grid (about 1300 queries; hours)")
     b.add_argument("--out", metavar="DIR", required=True, help="the corpus folder")
     add_scale_args(b)
     b.add_argument("--json", action="store_true", help="print the manifest as one JSON object")

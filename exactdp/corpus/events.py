@@ -13,7 +13,9 @@ A grid entry is ``{"events": <event JSON>, "relation": "add_remove", "delta": "1
 relation: decimals rounded outward, :data:`STORED_DIGITS` significant digits, accurate to
 ``digits`` digits (the accountant's lattice was refined until then). ``method`` says which
 certified computation gave it: ``"gdp-closed-form"`` (compositions of unsampled Gaussians:
-mu-GDP, 12 digits) or ``"accountant"`` (:class:`exactdp.Accountant`). ``seconds`` is the time
+mu-GDP, 12 digits), ``"subsampled-closed-form"`` (one Poisson-subsampled Gaussian step,
+Accounting Lemma 11, 12 digits) or ``"accountant"`` (:class:`exactdp.Accountant`'s certified
+lattice, 3-4 digits in the shipped grid). ``seconds`` is the time
 the vector took on the machine that built it. Every number of the shipped grids (sigma, q,
 delta, eps) is a binary float, written as its exact rational (``0.01`` is
 ``5764607523034235/576460752303423488``), so that a float accountant given ``float(x)`` is
@@ -170,20 +172,37 @@ def _e(events: dict, tags: list, digits: int, relation: str = "add_remove", **qu
 
 
 def _digits_for(k: int) -> int:
-    """Digits of a sampled query of k steps that the accountant reaches in seconds (measured on the
-    2-core machine: 4 digits at k = 10^3 take 2 s, 3 digits at 10^5 take 9 s; 2 digits at 10^6 and
-    q = 1/256 are refused after a minute, beyond 4 x 10^6 lattice points: 1 digit asked)."""
+    """Digits of a sampled query of k steps that the accountant reaches in seconds: 12 for one step
+    (its closed form, milliseconds); on the lattice (measured on the 2-core machine) 4 digits at
+    k = 10^3 take 2 s, 3 digits at 10^5 take 9 s; 2 digits at 10^6 and q = 1/256 are refused after
+    a minute, beyond 4 x 10^6 lattice points: 1 digit asked."""
+    if k == 1:
+        return 12
     return 4 if k <= 1000 else (3 if k <= 100_000 else 1)
+
+
+#: The shipped grids' noise multipliers, sampling rates and deltas.
+_SIGMAS = ("1/2", "4/5", "1", "2", "4")
+_RATES = ("1/1000", "1/256", "1/100", "1/25", "1/10")
+_DELTAS = ("1e-3", "1e-5", "1e-10", "1e-15", "1e-20")
 
 
 def dpsgd_grid(which: str = "curated") -> list[dict]:
     """The DP-SGD grid: ``"curated"`` (shipped; builds in a few minutes) or ``"full"``.
 
-    ``curated``: unsampled Gaussians (sigma 0.5 to 4, 1 to 10^6 steps, delta 1e-3 to 1e-20,
-    both relations and delta(eps): the closed form, 12 digits); Poisson-subsampled Gaussians
-    (sigma 1 and 2, q 1/256 and 0.01, 1 to 10^4 steps, delta 1e-5 and 1e-10, 4 digits; k = 10^5
-    at 3 digits; delta 1e-15 and 1e-20; each relation; delta(eps)); a Laplace pair and a
-    3-phase schedule. ``full``: sigma in {0.5, 0.8, 1, 2, 4}, q in {1/1000, 1/256, 0.01, 0.04, 0.1},
+    ``curated``, in three tiers by the digits each computation reaches:
+
+    * unsampled Gaussians, 12 digits (Gaussian DP's closed form): sigma 0.5 to 8, 1 to 10^6
+      steps, delta 1e-3 to 1e-20, add/remove and replace-one, and delta(eps) for eps 0.5 to 10;
+    * one Poisson-subsampled Gaussian step, 12 digits (its closed form, Accounting Lemma 11):
+      sigma in {0.5, 0.8, 1, 2, 4}, q in {1/1000, 1/256, 0.01, 0.04, 0.1}, delta 1e-3 to 1e-20 and
+      delta(eps) for eps 0.001 to 4 under add/remove, and fewer under replace-one, remove and add;
+    * many Poisson-subsampled Gaussian steps, 3-4 digits (the certified lattice, whose width
+      shrinks as the square of its step: 12 digits would need about 10^4 times the points of 4):
+      sigma 1 and 2, q 1/256 and 0.01, 100 to 10^5 steps, delta 1e-5 and 1e-10 (1e-15 and 1e-20
+      at 3000 steps), each relation, delta(eps); a Laplace pair and a 3-phase schedule.
+
+    ``full``: sigma in {0.5, 0.8, 1, 2, 4}, q in {1/1000, 1/256, 0.01, 0.04, 0.1},
     k in {1, 10, ..., 10^6}, delta in {1e-3, 1e-5, 1e-10, 1e-15, 1e-20}, add/remove, at the
     digits of :func:`_digits_for` (queries beyond the cost model become error records), plus the
     curated grid.
@@ -192,14 +211,21 @@ def dpsgd_grid(which: str = "curated") -> list[dict]:
 
     Examples:
         >>> g = dpsgd_grid()
-        >>> 100 <= len(g) <= 200, all("events" in e for e in g)
+        >>> 500 <= len(g) <= 700, all("events" in e for e in g)
         (True, True)
     """
     parse_choice(which, "grid", EVENT_GRIDS)
-    out = _gaussian_grid() + _sampled_grid()
+    out = _gaussian_grid() + _one_step_grid() + _sampled_grid()
     if which == "full":
         out += _full_grid()
-    return out
+    unique: dict = {}
+    for e in out:  # the grids overlap: each query once, with the union of its tags (as the build merges them)
+        key = json.dumps({k: v for k, v in e.items() if k != "tags"}, sort_keys=True)
+        if key in unique:
+            unique[key]["tags"] += [t for t in e["tags"] if t not in unique[key]["tags"]]
+        else:
+            unique[key] = dict(e, tags=list(e["tags"]))
+    return list(unique.values())
 
 
 def _gaussian_grid() -> list[dict]:
@@ -215,15 +241,54 @@ def _gaussian_grid() -> list[dict]:
     for k in (1, 100, 10_000):
         for eps in ("1", "10"):
             out.append(_e(_ev("1", None, k), ["gaussian", "closed-form", "delta-of-eps"], 12, eps=eps))
+    return out + _gaussian_wide_grid()
+
+
+def _gaussian_wide_grid() -> list[dict]:
+    """More unsampled Gaussians, 12 digits (a query also in :func:`_gaussian_grid` is one vector)."""
+    out = []
+    for sigma in _SIGMAS + ("8",):
+        for k in (1, 10, 100, 1000, 10_000, 100_000, 1_000_000):
+            for d in _DELTAS:
+                out.append(_e(_ev(sigma, None, k), ["gaussian", "closed-form"], 12, delta=d))
+    top = {"1/2": 10, "1": 10, "2": 5, "4": 2}  # one step's largest eps: delta above 1e-30 (not below floats)
+    for sigma in ("1/2", "1", "2", "4"):
+        for k in (1, 100, 10_000, 1_000_000):
+            for eps in ("1/2", "1", "2", "5", "10"):
+                if k == 1 and Fraction(eps) > top[sigma]:
+                    continue
+                out.append(_e(_ev(sigma, None, k), ["gaussian", "closed-form", "delta-of-eps"], 12, eps=eps))
+    for sigma in ("1/2", "2"):
+        for k in (1, 100, 10_000, 1_000_000):
+            for d in ("1e-5", "1e-20"):
+                out.append(_e(_ev(sigma, None, k), ["gaussian", "closed-form", "replace-one"], 12, "replace_one", delta=d))
+    return out
+
+
+def _one_step_grid() -> list[dict]:
+    """One Poisson-subsampled Gaussian step: its closed form (Accounting Lemma 11), 12 digits."""
+    tags = ["dpsgd", "one-step", "subsampled-closed-form"]
+    out = [_e(_ev(sigma, q, 1), tags, 12, delta=d) for sigma in _SIGMAS for q in _RATES for d in _DELTAS]
+    # eps by sigma: delta between about 1e-2 and 1e-25 over the rates (more noise, smaller eps)
+    epss = {"1/2": ("1/10", "1", "4"), "4/5": ("1/10", "1", "2"), "1": ("1/10", "1", "2"), "2": ("1/100", "1/10", "1/4"),
+            "4": ("1/1000", "1/300", "1/100")}
+    out += [_e(_ev(sigma, q, 1), tags + ["delta-of-eps"], 12, eps=eps)
+            for sigma in _SIGMAS for q in _RATES for eps in epss[sigma]]
+    out += [_e(_ev(sigma, q, 1), tags + ["replace-one"], 12, "replace_one", delta=d)
+            for sigma in ("1/2", "1", "2") for q in ("1/256", "1/100", "1/10") for d in _DELTAS]
+    out += [_e(_ev(sigma, q, 1), tags + [rel], 12, rel, delta=d)
+            for rel in ("remove", "add") for sigma in ("1", "2") for q in ("1/256", "1/10")
+            for d in ("1e-5", "1e-10", "1e-20")]
     return out
 
 
 def _sampled_grid() -> list[dict]:
-    """Poisson-subsampled Gaussians (DP-SGD), Laplace and a schedule: the certified accountant."""
+    """Poisson-subsampled Gaussians (DP-SGD) of many steps, Laplace and a schedule: the certified
+    accountant's lattice (one step is :func:`_one_step_grid`'s)."""
     out = []
     for sigma in ("1", "2"):
         for q in ("1/256", "1/100"):
-            for k in (1, 100, 10_000):
+            for k in (100, 10_000):
                 for d in ("1e-5", "1e-10"):
                     out.append(_e(_ev(sigma, q, k), ["dpsgd", "accountant"], _digits_for(k), delta=d))
     out.append(_e(_ev("1", "1/256", 100_000), ["dpsgd", "accountant", "huge-k"], 3, delta="1e-5"))
@@ -245,7 +310,8 @@ def _sampled_grid() -> list[dict]:
 
 
 def _full_grid() -> list[dict]:
-    return [_e(_ev(sigma, q, k), ["dpsgd", "accountant", "full"], _digits_for(k), delta=d)
-            for sigma in ("1/2", "4/5", "1", "2", "4") for q in ("1/1000", "1/256", "1/100", "1/25", "1/10")
-            for k in (1, 10, 100, 1000, 10_000, 100_000, 1_000_000) for d in ("1e-3", "1e-5", "1e-10", "1e-15", "1e-20")]
+    return [_e(_ev(sigma, q, k), ["dpsgd", "accountant" if k > 1 else "subsampled-closed-form", "full"],
+               _digits_for(k), delta=d)
+            for sigma in _SIGMAS for q in _RATES
+            for k in (1, 10, 100, 1000, 10_000, 100_000, 1_000_000) for d in _DELTAS]
 

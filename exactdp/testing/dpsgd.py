@@ -184,9 +184,14 @@ def _gdp_mu_sq(event: Composed, relation: str) -> Optional[Fraction]:
 
 
 def reference_method(case: EventCase) -> str:
-    """``"gdp-closed-form"`` for compositions of unsampled Gaussians, else ``"accountant"``.
-    Guarantee: exact. Raises: nothing."""
-    return "gdp-closed-form" if _gdp_mu_sq(case.event, case.relation) is not None else "accountant"
+    """``"gdp-closed-form"`` for compositions of unsampled Gaussians, ``"subsampled-closed-form"``
+    for one Poisson-subsampled Gaussian step (the accountant answers it in closed form), else
+    ``"accountant"`` (its certified lattice). Guarantee: exact. Raises: nothing."""
+    from ..accounting.subsampled import one_subsampled_gaussian
+
+    if _gdp_mu_sq(case.event, case.relation) is not None:
+        return "gdp-closed-form"
+    return "subsampled-closed-form" if one_subsampled_gaussian(case.event.leaves()) is not None else "accountant"
 
 
 @lru_cache(maxsize=512)

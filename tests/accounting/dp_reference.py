@@ -71,7 +71,8 @@ def sub_hockey(alpha, sigma, q, direction):
         if a <= 1 - q:
             return 1 - a
         xs = s**2 * mp.log((a - 1 + q) / q) + mp.mpf(1) / 2
-        return (1 - q) * (1 - Phi(xs / s)) + q * (1 - Phi((xs - 1) / s)) - a * (1 - Phi(xs / s))
+        # upper tails as Phi(-z) (1 - Phi(z) at 50 digits loses values below 1e-50)
+        return (1 - q) * Phi(-xs / s) + q * Phi(-(xs - 1) / s) - a * Phi(-xs / s)
     # add: P = N(0), Q = mixture; N(0) - a((1-q) N(0) + q N(1)) > 0 <=> 1 > a((1-q) + q e^{(2x-1)/(2s^2)})
     if a * (1 - q) >= 1:
         return mp.mpf(0)
@@ -113,3 +114,25 @@ def sub_delta(eps, sigma, q, k, direction):
 def laplace_delta(eps, E):
     eps, E = mpf(eps), mpf(E)
     return mp.mpf(0) if eps >= E else 1 - mp.e ** ((eps - E) / 2)
+
+
+@at50
+def replace_delta(eps, sigma, q):
+    """delta(eps) of one step of the Poisson-subsampled Gaussian under replace-one (sensitivity 1):
+    P = (1-q) N(0, s^2) + q N(1, s^2), Q = (1-q) N(0, s^2) + q N(-1, s^2); the loss is increasing,
+    so delta = P(X > x*) - e^eps Q(X > x*) with x* the root of the loss (found by bisection on the
+    log-density ratio, not by a formula for it)."""
+    s, q, eps = mpf(sigma), mpf(q), mpf(eps)
+
+    def loss(x):
+        return (mp.log((1 - q) * mp.npdf(x, 0, s) + q * mp.npdf(x, 1, s))
+                - mp.log((1 - q) * mp.npdf(x, 0, s) + q * mp.npdf(x, -1, s)))
+
+    lo, hi = mp.mpf(-1), mp.mpf(1)
+    while loss(hi) < eps:
+        hi *= 2
+    while loss(lo) > eps:
+        lo *= 2
+    xs = mp.findroot(lambda x: loss(x) - eps, (lo, hi), solver="bisect", tol=mp.mpf(10) ** -45)
+    up = lambda m: Phi(-(xs - m) / s)  # noqa: E731 (the upper tail, accurate where it is tiny)
+    return (1 - q) * up(0) + q * up(1) - mp.e**eps * ((1 - q) * up(0) + q * up(-1))

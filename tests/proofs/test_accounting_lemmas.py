@@ -69,9 +69,21 @@ def test_links_resolve():
 def _mutants():
     from exactdp_proofs.accounting import _discrete as D
     from exactdp_proofs.accounting import _gauss as G
-    from exactdp_proofs.accounting import lemma_1, lemma_2, lemma_3, lemma_4, lemma_5, lemma_6, lemma_7, lemma_8, lemma_10
+    from exactdp_proofs.accounting import (
+        lemma_1,
+        lemma_2,
+        lemma_3,
+        lemma_4,
+        lemma_5,
+        lemma_6,
+        lemma_7,
+        lemma_8,
+        lemma_10,
+        lemma_11,
+    )
 
     orig_law3, orig_lower, orig_cut_low = lemma_3.laplace_law, D.lattice_lower, D.cut_low
+    orig_threshold = lemma_11.threshold
 
     def no_inf_mass(pair, alpha):  # Lemma 1 without the P(L = +inf) term
         return D.delta_formula((D.loss_law(pair)[0], F(0)), alpha)
@@ -131,6 +143,16 @@ def _mutants():
     def mixed_min(rem, add, alpha):
         return min(D.hs(lemma_10.product_all(rem), alpha), D.hs(lemma_10.product_all(add), alpha))
 
+    def threshold_minus_half(direction, t, q, eps):  # x* = t^2 ln(...) - 1/2: the wrong end of the half-line
+        xs = orig_threshold(direction, t, q, eps)
+        return xs - 1 if direction == "remove" else xs
+
+    def threshold_wrong_root(direction, t, q, eps):  # the replace-one quadratic's root without its factor 2a
+        xs = orig_threshold(direction, t, q, eps)
+        if direction != "replace_one":
+            return xs
+        return xs + mpmath.mpf(t) ** 2 * mpmath.log(2 * q * mpmath.exp(-1 / (2 * mpmath.mpf(t) ** 2)))
+
     return [
         ("Lemma 1", lemma_1, "formula", no_inf_mass),
         ("Lemma 2", G, "gauss_delta", bw_wrong),
@@ -149,10 +171,12 @@ def _mutants():
         ("Lemma 9", D, "m_inf_bound", lambda a, b: max(a[1], b[1])),
         ("Lemma 10", lemma_10, "composed_delta", per_step_max),
         ("Lemma 10", lemma_10, "composed_delta", mixed_min),
+        ("Lemma 11", lemma_11, "threshold", threshold_minus_half),
+        ("Lemma 11", lemma_11, "threshold", threshold_wrong_root),
     ]
 
 
-@pytest.mark.parametrize("i", range(17))
+@pytest.mark.parametrize("i", range(len(_mutants())))
 def test_false_variants_are_refuted(monkeypatch, i):
     id, module, attr, mutant = _mutants()[i]
     es = {e[0]: e for e in entries(PAPER)}
