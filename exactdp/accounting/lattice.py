@@ -14,7 +14,8 @@ upper PLD), and a ``P``-mass at ``+inf``. It is one of two kinds (``upper``):
 * **lower** (Accounting Lemma 8): the loss line is cut into bins, a post-processing of the
   true pair and hence dominated by it; each bin's own loss ``ln(P(B)/Q(B))`` is put at a
   lattice point certainly at or below it; the bins are chosen (in floats) so that this loss
-  sits just above a lattice point, which makes the bound second order in ``h``; masses
+  sits just above a lattice point, which makes the bound second order in ``h`` (walked upwards,
+  or from the top down when the continuous part ends at a finite top: :func:`_chain_down`); masses
   rounded down, mass outside the window dropped. An atom cannot be moved (it is a bin of its
   own), so the lattice comes to the atoms instead: each step's lattice is shifted by a
   rational ``tau`` (Lemma 8's ``tau``, one per step; shifts add under composition) that puts
@@ -448,19 +449,90 @@ def _chain(law: LossLaw, h: Fraction, pts: list[int], tau: Fraction = Fraction(0
     return out
 
 
+def _chain_down(law: LossLaw, h: Fraction, pts: list[int], tau: Fraction = Fraction(0)) -> list[tuple[Fraction, Fraction, int]]:
+    """:func:`_chain` walked from the top down, for a continuous part that ends at a finite top
+    (the add direction of a subsampled Gaussian, whose loss tends to ``-ln(1 - q)``): each bin
+    ``[from, to)`` grows downwards while its merged loss stays above the greatest point of ``pts``
+    at or below its top, and stops just above it. Walked upwards, the last bins under such a top
+    find no mass above to merge with and fall a whole step (a first-order loss); walked down, what
+    is left over lies at the bottom of the window, where the mass is negligible. Same output form
+    as :func:`_chain` (a float choice: Lemma 8 holds for any partition)."""
+    hf = float(h)
+    xq: list[Fraction] = []
+    for i0, i1 in zip(pts, pts[1:]):
+        xq.extend(Fraction(i0 * FINE + (i1 - i0) * u, FINE) * h for u in range(FINE))
+    xq.append(pts[-1] * h)
+    xs = [float(x) for x in xq]
+    cf = [law.cdf_float(x) for x in xs]
+    out = []
+    t = len(xq) - 1
+    top: Fraction = xq[t]
+    c1 = cf[t]
+    k = len(pts) - 1  # pts[k]: the target, the greatest point of pts whose loss pts[k] h - tau is at or below top
+    eta = 1e-12 + 1e-9 * hf
+    tf = float(tau)
+
+    def aim() -> None:
+        nonlocal k
+        while k > 0 and pts[k] * h - tau > top:
+            k -= 1
+
+    aim()
+    while t > 0:
+        P, Q, noise = _fdiff(cf[t - 1], c1)
+        if not (P > 0 and Q > 0):  # no mass under the top yet: the top comes down
+            t -= 1
+            top, c1 = xq[t], cf[t]
+            aim()
+            continue
+        goal = pts[k] * hf - tf + eta
+        if _reaches(P, Q, noise, goal):
+            t -= 1
+            continue
+        hi = min(xs[t], float(top))
+
+        def f(x: float, c1=c1, goal=goal) -> float:
+            Pf, Qf, nz = _fdiff(law.cdf_float(x), c1)
+            return math.log(Pf / Qf) - goal - nz if Pf > 0 and Qf > 0 else -1.0
+
+        e = Fraction(math.ceil(_regula_falsi(f, xs[t - 1], hi) * 2**_END_BITS), 2**_END_BITS)
+        if e >= top:  # not even the least bin under the top reaches its point: aim one lower
+            if k == 0:
+                break
+            k -= 1
+            continue
+        if e <= xq[t - 1]:
+            e = xq[t - 1]
+        out.append((e, top, pts[k]))
+        top = e
+        c1 = cf[t - 1] if e == xq[t - 1] else law.cdf_float(float(e))
+        if e == xq[t - 1]:
+            t -= 1
+        aim()
+    if top > xq[0]:
+        out.append((xq[0], top, pts[k]))
+    out.reverse()
+    return out
+
+
 def _reaches(P: float, Q: float, noise: float, goal: float) -> bool:
     return P > 0 and Q > 0 and math.log(P / Q) >= goal + noise
 
 
 def _secant(law: LossLaw, c0: tuple, lo: float, hi: float, goal: float) -> float:
     """An ``e`` in ``(lo, hi]``, near the least, where the float loss of the bin ``(start, e)``
-    (``c0`` the cdf row at ``start``) reaches ``goal`` (``hi`` does): regula falsi (Illinois)
-    on the float cdf."""
+    (``c0`` the cdf row at ``start``) reaches ``goal`` (``hi`` does): :func:`_regula_falsi`."""
 
     def f(x: float) -> float:
         P, Q, noise = _fdiff(c0, law.cdf_float(x))
         return math.log(P / Q) - goal - noise if P > 0 and Q > 0 else -1.0
 
+    return _regula_falsi(f, lo, hi)
+
+
+def _regula_falsi(f, lo: float, hi: float) -> float:
+    """An ``x`` in ``(lo, hi]``, near the least, with ``f(x) >= 0`` for an increasing ``f`` (``hi``
+    should have it): regula falsi (Illinois), 12 steps."""
     a, b = lo, hi
     fa, fb = f(a), f(b)
     if fa >= 0:
@@ -510,7 +582,9 @@ def _lower_units(law: LossLaw, h: Fraction, F: int, ia: int, ib: int, cd, tau: F
                 cache[x] = law.cdf(x)
             return cache[x]
 
-        for x0, x1, target in _chain(law, h, pts, tau):
+        lo_s, hi_s = law.support
+        down = math.isfinite(hi_s) and not math.isfinite(lo_s)  # a finite top: walked down (:func:`_chain_down`)
+        for x0, x1, target in (_chain_down if down else _chain)(law, h, pts, tau):
             a, b = at(x0), at(x1)
             if b[0].upper() <= 0 or a[1].upper() <= 0:
                 continue

@@ -405,3 +405,20 @@ def test_replace_one_inverse_loss_in_closed_form_brackets_the_loss(sigma, q):
         with workprec(400):
             lb = arb(l.numerator) / l.denominator
             assert law._loss(lo) <= lb <= law._loss(hi)
+
+
+def test_add_direction_lower_bound_does_not_depend_on_where_the_lattice_falls_under_its_top():
+    """The add direction's loss tends to -ln(1 - q) from below with no mass above it: bins walked
+    upwards ended under that top with nothing to merge with and fell a whole step (the width went
+    from 6e-3 to 7e-2 as the lattice slid under the top). Walked down, the width stays second
+    order wherever the lattice falls, and every enclosure is valid (they all overlap)."""
+    q = F(1, 256)
+    with mp.workdps(40):
+        s = -mp.log(1 - mp.mpf(1) / 256)
+        steps = [F(int(mp.floor(s / (10 + f) * 2**70)), 2**70) for f in (mp.mpf("0.01"), mp.mpf("0.5"), mp.mpf("0.8"))]
+    encs = []
+    for h in steps:
+        r = Accountant("add").compose(PoissonSampled(Gaussian(1), q), 1000).query("epsilon", F(1, 10**5), 3, h=h)
+        encs.append(r.value)
+        assert (r.value.upper - r.value.lower) / r.value.upper < F(2, 1000)
+    assert max(e.lower for e in encs) <= min(e.upper for e in encs)
