@@ -59,7 +59,7 @@ def _cost(points: float, directions: int) -> str:
             f"(limit {MAX_POINTS:.2g} points, {MAX_POINTS * BYTES_PER_POINT / 2**30:.2g} GiB)")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class AccountingResult:
     """What one certified query computed: the enclosure, the lattice and the time.
 
@@ -266,17 +266,11 @@ class Accountant:
         mu2 = gaussian_mu_sq(self._parts, self.relation) if not h_fixed else None  # (h = 0: the closed form's own)
         if mu2 is not None:  # unsampled Gaussians only: Gaussian DP in closed form, no lattice
             value, prec = closed_form(kind, x, mu2, max(digits, MAX_DIGITS))  # cheap: always to 12 digits
-            res = AccountingResult(value, self.relation, Fraction(0), prec, 0, time.perf_counter() - t0, tuple(dirs),
-                                   "gdp-closed-form")
-            self.last = res
-            return res
+            return self._answered(value, t0, dirs, fixed_bits=prec, method="gdp-closed-form")
         one = one_subsampled_gaussian(self._parts) if not h_fixed else None
         if one is not None:  # one Poisson-subsampled Gaussian step: its closed form, no lattice
             value, prec = subsampled_closed_form(kind, x, one[0], one[1], self.relation, max(digits, MAX_DIGITS))
-            res = AccountingResult(value, self.relation, Fraction(0), prec, 0, time.perf_counter() - t0, tuple(dirs),
-                                   "subsampled-closed-form")
-            self.last = res
-            return res
+            return self._answered(value, t0, dirs, fixed_bits=prec, method="subsampled-closed-form")
         distinct_cost = len(self._parts) * len(dirs) * SECONDS_PER_STEP_LAW * 10 ** ((digits - 3) / 2)
         if len(self._parts) > 1 and distinct_cost > MAX_SECONDS:  # (one step: the lattice's own refusal)
             raise CostTooHigh(
@@ -304,10 +298,7 @@ class Accountant:
             top = max(dirs, key=lambda d: (done[d][2], done[d][2] - done[d][1]))
             h, _, _, pts = done[top]
             if h_fixed is not None or _accurate(lo_v, hi_v, digits, kind):
-                value = _enclosure(lo_v, hi_v)
-                res = AccountingResult(value, self.relation, h, F, pts, time.perf_counter() - t0, tuple(dirs))
-                self.last = res
-                return res
+                return self._answered(_enclosure(lo_v, hi_v), t0, dirs, h=h, fixed_bits=F, points=pts)
             # the width shrinks as h^2 (Accounting Lemmas 7 and 8): the step that should reach the
             # digits with a margin, at least halving
             w_rel = _rel_width(done[top][1], hi_v)
@@ -323,6 +314,12 @@ class Accountant:
                     f"the enclosure at {pts} points was [{float(lo_v):.8g}, {float(hi_v):.8g}]; faster: "
                     f"digits={fit} (the most that fit)",
                     estimate=est, limit=MAX_POINTS, alternative=f"digits={fit}")
+
+    def _answered(self, value: Enclosure, t0: float, dirs, *, fixed_bits: int, h: Fraction = Fraction(0),
+                  points: int = 0, method: str = "lattice") -> AccountingResult:
+        self.last = AccountingResult(value=value, relation=self.relation, h=h, fixed_bits=fixed_bits, points=points,
+                                     seconds=time.perf_counter() - t0, directions=tuple(dirs), method=method)
+        return self.last
 
     def _bounds(self, direction: str, h: Fraction, F: int, tol: float, progress):
         key = (direction, h, F)

@@ -22,7 +22,7 @@ decimal it is written as: ``0.1`` is 1/10, as in the command line).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 from decimal import Decimal
 from fractions import Fraction
 from typing import Optional
@@ -50,6 +50,7 @@ class Query:
     composition: Composition
     kind: str
     value: dict  # the question's parameters, as exact Fractions: {"delta_g": F} or {"eps_g": F} ...
+    _: KW_ONLY
     engine: str = "auto"
     method: str = "auto"
     digits: int = 30
@@ -147,7 +148,7 @@ def parse_query(obj: object) -> Query:
     digits = parse_int(obj.get("digits", 30), "digits", lo=1, hi=MAX_DIGITS)
     if kind == "certify" and engine != "auto":
         raise InvalidArgument("engine", "'auto' for a certify query (the decision picks its engine)", engine)
-    return Query(comp, kind, value, engine, method, digits, qid)
+    return Query(comp, kind, value, engine=engine, method=method, digits=digits, id=qid)
 
 
 def answer(q: Query) -> dict:

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 from typing import Callable, Iterable, Optional, Union
@@ -80,6 +80,7 @@ class EventCase:
 
     event: Composed
     query: Fraction
+    _: KW_ONLY
     direction: str = "epsilon"
     relation: str = "add_remove"
     label: str = ""
@@ -111,7 +112,7 @@ class EventCase:
                 raise InvalidArgument("delta", "in (0, 1)", q)
         else:
             q = parse_eps(query, "eps")
-        return cls(_composed(event), q, direction, relation, label)
+        return cls(_composed(event), q, direction=direction, relation=relation, label=label)
 
     def describe(self) -> str:
         """``"10000 x PoissonSampled(Gaussian(sigma=1), q=1/256), add_remove, delta = 1e-05"``. Raises: nothing."""
@@ -685,7 +686,7 @@ def case_of_vector(v: dict) -> Optional[EventCase]:
     val = v["value"]
     enc = (Enclosure.infinity() if val.get("infinite") else
            Enclosure(parse_rational(val["lower"], "value.lower"), parse_rational(val["upper"], "value.upper")))
-    return EventCase(c.event, c.query, c.direction, c.relation, c.label, certified=enc, digits=int(v.get("digits", 0)))
+    return EventCase(c.event, c.query, direction=c.direction, relation=c.relation, label=c.label, certified=enc, digits=int(v.get("digits", 0)))
 
 
 def corpus_cases(which: str = "dpsgd") -> list[EventCase]:

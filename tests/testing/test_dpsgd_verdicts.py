@@ -141,7 +141,7 @@ def test_decide_event_against_a_stored_enclosure_never_recomputes():
     from exactdp.numbers import Enclosure
 
     c = EventCase.of(GAUSS4, "1e-5")
-    stored = EventCase(c.event, c.query, c.direction, c.relation, certified=Enclosure(F(1), F(2)), digits=1)
+    stored = EventCase(c.event, c.query, direction=c.direction, relation=c.relation, certified=Enclosure(F(1), F(2)), digits=1)
     [v] = decide_event(stored, {"upper": 1.5})
     assert v.status == "undecided" and v.certified == Enclosure(F(1), F(2))
 
