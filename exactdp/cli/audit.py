@@ -6,14 +6,17 @@ from .common import check_outputs, emit_json
 from .corpus import add_scale_args, progress_of
 
 #: the library's peers (exactdp.audit.peers.PEERS), here so that building the parser loads nothing
-PEER_CHOICES = ("dp_accounting", "prv_accountant", "autodp", "opendp", "exactdp-float", "opacus")
+#: and the DP-SGD suite's (exactdp.audit.dpsgd.DPSGD_PEERS)
+PEER_CHOICES = ("dp_accounting", "prv_accountant", "autodp", "opendp", "exactdp-float", "opacus", "fourier_accountant",
+                "PLD_accounting")
 
 
 def register(sub) -> None:
     """Add the ``audit`` subcommand to ``sub``. Guarantee: exact. Raises: nothing."""
     p = sub.add_parser(
         "audit",
-        help="audit another accountant (dp_accounting, prv_accountant, autodp, opendp, opacus) against the optimum",
+        help="audit another accountant (dp_accounting, prv_accountant, autodp, opendp, opacus, fourier_accountant, "
+             "PLD_accounting) against the optimum",
         description="Run the peer as its users do on a standard grid (pure and approximate DP, homogeneous and "
                     "heterogeneous, k from 1 to 10^5, several delta_g and eps_g, its accuracy knobs at default and "
                     "tighter) and decide every answer rigorously against the certified optimum of the composition "
