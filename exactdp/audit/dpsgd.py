@@ -21,11 +21,27 @@ opacus          ``rdp``              ``RDPAccountant.get_epsilon``: an upper bou
 opacus          ``gdp``              ``GaussianAccountant.get_epsilon`` (central limit theorem): an
                                      estimate ("can underestimate", its own warning)
 opacus          ``prv``              ``PRVAccountant.get_epsilon``: its upper bound
+autodp          ``rdp``              ``NoisySGD_Mechanism(prob, sigma, niter)`` (RDP), ``get_approxDP`` /
+                                     ``get_approx_delta``: an upper bound
+autodp          ``gaussian``         ``ComposeGaussian`` of ``GaussianMechanism`` (unsampled steps; the
+                                     analytical Gaussian): an upper bound
+autodp          ``afa``              ``ComposeAFA`` (the analytical Fourier accountant: characteristic
+                                     functions inverted by quadrature): an estimate
+fourier_        ``nx=1e6,L=20``      ``get_epsilon_R`` / ``get_delta_R`` (remove/add), ``get_epsilon_S`` /
+accountant                           ``get_delta_S`` (substitute), at their defaults: estimates ("relies
+                                     on numerical approximations")
+PLD_accounting  ``subsample-1e-4``,  ``subsample_pld`` of dp_accounting's pessimistic Gaussian PLD at that
+                ``subsample-1e-3``   interval, self-composed: an upper bound (``DOMINATES``)
 =============== ==================== =============================================================
 
 dp_accounting runs add/remove and replace-one cases (its ``NeighboringRelation``),
-prv_accountant and Opacus add/remove only, epsilon(delta) only for Opacus; the other cases are
-"not run", with the reason. A configuration whose arrays would pass :data:`MAX_PEER_POINTS`
+prv_accountant, Opacus, autodp's RDP and PLD_accounting add/remove only, epsilon(delta) only for
+Opacus. The Fourier accountant's ``_R`` functions compute one direction, the mixture against
+``N(0, sigma^2)``: exactdp's ``"remove"``; they run on remove cases and, as its documentation names
+them, on add/remove ones (where they estimate the remove direction only); its ``_S`` functions run
+on replace-one cases; it has no add direction and takes ``q < 1``. autodp's ``afa`` answers
+add/remove as the larger of its ``remove_only`` and ``add_only`` answers (its own advice). The
+other cases are "not run", with the reason. A configuration whose arrays would pass :data:`MAX_PEER_POINTS`
 points is not run either, with the estimate: memory stays bounded.
 """
 
