@@ -49,10 +49,16 @@ def run(args) -> int:
     check_outputs(args, files=["out", "markdown"], scheduler=True)  # before any peer runs
     if args.suite == "dpsgd":
         return run_dpsgd(args)
-    if args.corpus:
-        from ..errors import InvalidArgument
+    from ..errors import InvalidArgument
 
+    if args.corpus:
         raise InvalidArgument("--corpus", "only with --suite dpsgd", args.corpus)
+    from ..audit.peers import PEERS
+
+    for name in args.peer:  # the DP-SGD suite's own peers, named before any grid is built
+        if name not in PEERS:
+            raise InvalidArgument("--peer", f"one of {', '.join(PEERS)} with --suite optcomp ({name} audits with "
+                                  "--suite dpsgd)", name)
     from ..audit import markdown, run_audit, summarize
 
     recs = run_audit(args.peer, args.grid, out=args.out, scheduler=args.scheduler, workers=args.workers,

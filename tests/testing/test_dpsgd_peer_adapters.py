@@ -206,3 +206,12 @@ def test_pld_accounting_refusals():
     assert "add/remove" in not_run(p, "subsample-1e-4", EventCase.of(sub, "1e-5", relation="replace_one"))
     big = Composed([(PoissonSampled(Gaussian("0.5"), "0.5"), 10**6)])
     assert "points" in not_run(p, "subsample-1e-4", EventCase.of(big, "1e-5"))
+
+
+def test_cli_names_the_suite_of_a_dpsgd_only_peer(capsys):
+    from exactdp.cli import main
+
+    for name in ("fourier_accountant", "PLD_accounting"):
+        assert main(["audit", "--peer", name, "--quick"]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and f"({name} audits with --suite dpsgd)" in err[0]
