@@ -21,11 +21,27 @@ opacus          ``rdp``              ``RDPAccountant.get_epsilon``: an upper bou
 opacus          ``gdp``              ``GaussianAccountant.get_epsilon`` (central limit theorem): an
                                      estimate ("can underestimate", its own warning)
 opacus          ``prv``              ``PRVAccountant.get_epsilon``: its upper bound
+autodp          ``rdp``              ``NoisySGD_Mechanism(prob, sigma, niter)`` (RDP), ``get_approxDP`` /
+                                     ``get_approx_delta``: an upper bound
+autodp          ``gaussian``         ``ComposeGaussian`` of ``GaussianMechanism`` (unsampled steps; the
+                                     analytical Gaussian): an upper bound
+autodp          ``afa``              ``ComposeAFA`` (the analytical Fourier accountant: characteristic
+                                     functions inverted by quadrature): an estimate
+fourier_        ``nx=1e6,L=20``      ``get_epsilon_R`` / ``get_delta_R`` (remove/add), ``get_epsilon_S`` /
+accountant                           ``get_delta_S`` (substitute), at their defaults: estimates ("relies
+                                     on numerical approximations")
+PLD_accounting  ``subsample-1e-4``,  ``subsample_pld`` of dp_accounting's pessimistic Gaussian PLD at that
+                ``subsample-1e-3``   interval, self-composed: an upper bound (``DOMINATES``)
 =============== ==================== =============================================================
 
 dp_accounting runs add/remove and replace-one cases (its ``NeighboringRelation``),
-prv_accountant and Opacus add/remove only, epsilon(delta) only for Opacus; the other cases are
-"not run", with the reason. A configuration whose arrays would pass :data:`MAX_PEER_POINTS`
+prv_accountant, Opacus, autodp's RDP and PLD_accounting add/remove only, epsilon(delta) only for
+Opacus. The Fourier accountant's ``_R`` functions compute one direction, the mixture against
+``N(0, sigma^2)``: exactdp's ``"remove"``; they run on remove cases and, as its documentation names
+them, on add/remove ones (where they estimate the remove direction only); its ``_S`` functions run
+on replace-one cases; it has no add direction and takes ``q < 1``. autodp's ``afa`` answers
+add/remove as the larger of its ``remove_only`` and ``add_only`` answers (its own advice). The
+other cases are "not run", with the reason. A configuration whose arrays would pass :data:`MAX_PEER_POINTS`
 points is not run either, with the estimate: memory stays bounded.
 """
 
@@ -256,6 +272,187 @@ def _opacus_script(knob, sigma, q, k, relation, direction, query) -> str:
             f"print(acc.get_epsilon(delta={query!r}))")
 
 
+# --------------------------------------------------------------------------
+# autodp
+
+
+def _quiet(f: Callable):
+    """``f()`` with its standard output swallowed (autodp's characteristic-function inversion prints
+    every step of its binary search, which would corrupt ``--json``)."""
+    import contextlib
+    import io
+
+    with contextlib.redirect_stdout(io.StringIO()):
+        return f()
+
+
+def _autodp_sigma(sigma: float, relation: str) -> float:
+    """autodp's ``sigma`` is the noise over the l2 sensitivity; a replacement moves an unsampled
+    Gaussian's output by twice one record's contribution (as :func:`_rdp_noise`)."""
+    return sigma / 2 if relation == "replace_one" else sigma
+
+
+def _autodp_has_quadrature() -> bool:
+    import scipy.integrate
+
+    return hasattr(scipy.integrate, "quadrature")
+
+
+def _autodp_why_not(knob, sigma, q, k, relation, direction, query) -> Optional[str]:
+    if knob == "rdp" and relation != "add_remove":
+        return "not run: autodp's NoisySGD_Mechanism accounts for add/remove of one example (DP-SGD) only"
+    if knob == "gaussian" and q < 1:
+        return "not run: ComposeGaussian composes unsampled Gaussians only (the rdp and afa knobs take Poisson sampling)"
+    if knob == "gaussian" and relation not in ("add_remove", "replace_one"):
+        return "not run: an unsampled Gaussian is symmetric; the single directions are the sampled knobs' cases"
+    if knob == "afa" and q < 1:
+        if relation == "replace_one":
+            return "not run: autodp's phi functions of the Poisson-subsampled Gaussian are for add or remove only"
+        if not _autodp_has_quadrature():
+            import scipy
+
+            return ("not run: autodp's phi functions of the Poisson-subsampled Gaussian call "
+                    f"scipy.integrate.quadrature, which SciPy 1.15 removed (installed: SciPy {scipy.__version__})")
+    if knob == "afa" and q >= 1 and relation not in ("add_remove", "replace_one"):
+        return "not run: an unsampled Gaussian is symmetric; the single directions are the sampled knobs' cases"
+    return None
+
+
+def _autodp_mechanism(knob, sigma, q, k, relation, neighboring: Optional[str] = None):
+    from autodp import mechanism_zoo as M
+    from autodp import transformer_zoo as T
+
+    if knob == "rdp":
+        return M.NoisySGD_Mechanism(prob=q, sigma=sigma, niter=k)
+    if knob == "gaussian":
+        return T.ComposeGaussian()([M.GaussianMechanism(sigma=_autodp_sigma(sigma, relation))], [k])
+    if q >= 1:
+        g = M.GaussianMechanism(sigma=_autodp_sigma(sigma, relation), phi_off=False, RDP_off=True, approxDP_off=True)
+        return T.ComposeAFA()([g], [k])
+    g = M.GaussianMechanism(sigma=sigma, phi_off=False, RDP_off=True, approxDP_off=True)
+    sub = T.AmplificationBySampling_pld(PoissonSampling=True, neighboring=neighboring)(g, q)
+    return T.ComposeAFA()([sub], [k])
+
+
+def _autodp_neighborings(q: float, relation: str) -> list:
+    """autodp's ``neighboring`` arguments whose answers a relation takes the larger of (its own advice
+    for add/remove: the pointwise maximum of ``add_only`` and ``remove_only``)."""
+    if q >= 1:
+        return [None]
+    return {"remove": ["remove_only"], "add": ["add_only"]}.get(relation, ["remove_only", "add_only"])
+
+
+def _autodp_run(knob, sigma, q, k, relation, direction, query) -> dict:
+    warnings.filterwarnings("ignore")
+
+    def one(nb):
+        m = _autodp_mechanism(knob, sigma, q, k, relation, nb)
+        return m.get_approxDP(query) if direction == "epsilon" else m.get_approx_delta(query)
+
+    v = max(_quiet(lambda: one(nb)) for nb in (_autodp_neighborings(q, relation) if knob == "afa" else [None]))
+    return {"estimate" if knob == "afa" else "upper": v}
+
+
+def _autodp_script(knob, sigma, q, k, relation, direction, query) -> str:
+    call = f"get_approxDP({query!r})" if direction == "epsilon" else f"get_approx_delta({query!r})"
+    s = _autodp_sigma(sigma, relation)
+    if knob == "rdp":
+        return ("from autodp.mechanism_zoo import NoisySGD_Mechanism\n"
+                f"print(NoisySGD_Mechanism(prob={q!r}, sigma={sigma!r}, niter={k}).{call})")
+    if knob == "gaussian":
+        return ("from autodp.mechanism_zoo import GaussianMechanism\n"
+                "from autodp.transformer_zoo import ComposeGaussian\n"
+                f"print(ComposeGaussian()([GaussianMechanism(sigma={s!r})], [{k}]).{call})")
+    head = ("from autodp.mechanism_zoo import GaussianMechanism\n"
+            "from autodp.transformer_zoo import AmplificationBySampling_pld, ComposeAFA\n")
+    if q >= 1:
+        return head + (f"g = GaussianMechanism(sigma={s!r}, phi_off=False, RDP_off=True, approxDP_off=True)\n"
+                       f"print(ComposeAFA()([g], [{k}]).{call})  # (it prints its search first)")
+    nbs = _autodp_neighborings(q, relation)
+    return head + (f"g = GaussianMechanism(sigma={sigma!r}, phi_off=False, RDP_off=True, approxDP_off=True)\n"
+                   f"answers = [ComposeAFA()([AmplificationBySampling_pld(PoissonSampling=True, neighboring=nb)(g, {q!r})], "
+                   f"[{k}]).{call} for nb in {nbs!r}]\n"
+                   "print(max(answers))  # (it prints its search first)")
+
+
+# --------------------------------------------------------------------------
+# the Fourier accountant (DPBayes' fourier-accountant)
+
+
+def _fa_why_not(knob, sigma, q, k, relation, direction, query) -> Optional[str]:
+    if q >= 1:
+        return ("not run: the Fourier accountant is for the Poisson-subsampled Gaussian (its remove/add density "
+                "takes log(1 - q), q < 1)")
+    if relation == "add":
+        return ("not run: the Fourier accountant's remove/add functions (get_*_R) compute one direction, "
+                "(1 - q) N(0, s^2) + q N(1, s^2) against N(0, s^2): exactdp's remove")
+    if direction == "delta" and query <= 0:
+        return "not run: get_delta_R and get_delta_S take target_eps > 0"
+    return None
+
+
+def _fa_function(relation: str, direction: str) -> str:
+    return ("get_epsilon_" if direction == "epsilon" else "get_delta_") + ("S" if relation == "replace_one" else "R")
+
+
+def _fa_run(knob, sigma, q, k, relation, direction, query) -> dict:
+    warnings.filterwarnings("ignore")
+    import fourier_accountant as FA
+
+    f = getattr(FA, _fa_function(relation, direction))
+    if direction == "epsilon":
+        return {"estimate": f(target_delta=query, sigma=sigma, q=q, ncomp=k)}
+    return {"estimate": f(target_eps=query, sigma=sigma, q=q, ncomp=k)}
+
+
+def _fa_script(knob, sigma, q, k, relation, direction, query) -> str:
+    arg = "target_delta" if direction == "epsilon" else "target_eps"
+    return ("import fourier_accountant as FA\n"
+            f"print(FA.{_fa_function(relation, direction)}({arg}={query!r}, sigma={sigma!r}, q={q!r}, ncomp={k}))"
+            "  # nx=1e6, L=20 (its defaults)")
+
+
+# --------------------------------------------------------------------------
+# PLD_accounting (Feldman and Shenfeld's PLD-dual subsampling)
+
+
+def _pla_interval(knob: str) -> float:
+    return float(knob.split("-", 1)[1])
+
+
+def _pla_why_not(knob, sigma, q, k, relation, direction, query) -> Optional[str]:
+    if q >= 1:
+        return "not run: subsample_pld returns the PLD unchanged at q = 1 (dp_accounting's own PLD, audited as dp_accounting)"
+    if relation != "add_remove":
+        return ("not run: subsample_pld transforms both directions of a dp_accounting PLD, which answers "
+                "add/remove (the larger of the two) only")
+    pts = 24 * _loss_sd(sigma, q, k) / _pla_interval(knob)
+    if pts > MAX_PEER_POINTS:
+        return (f"not run: the composed PLD would span about {pts:.2g} points at interval {_pla_interval(knob):g} "
+                f"(limit {MAX_PEER_POINTS:.0e})")
+    return None
+
+
+def _pla_run(knob, sigma, q, k, relation, direction, query) -> dict:
+    warnings.filterwarnings("ignore")
+    from dp_accounting.pld import privacy_loss_distribution as PLD
+    from PLD_accounting import subsample_pld
+
+    base = PLD.from_gaussian_mechanism(sigma, pessimistic_estimate=True, value_discretization_interval=_pla_interval(knob),
+                                       use_connect_dots=True)
+    pld = subsample_pld(pld=base, sampling_probability=q).self_compose(k)
+    return {"upper": pld.get_epsilon_for_delta(query) if direction == "epsilon" else pld.get_delta_for_epsilon(query)}
+
+
+def _pla_script(knob, sigma, q, k, relation, direction, query) -> str:
+    call = f"get_epsilon_for_delta({query!r})" if direction == "epsilon" else f"get_delta_for_epsilon({query!r})"
+    return ("from dp_accounting.pld import privacy_loss_distribution as PLD\n"
+            "from PLD_accounting import subsample_pld\n"
+            f"base = PLD.from_gaussian_mechanism({sigma!r}, pessimistic_estimate=True, "
+            f"value_discretization_interval={_pla_interval(knob)!r}, use_connect_dots=True)\n"
+            f"print(subsample_pld(pld=base, sampling_probability={q!r}).self_compose({k}).{call})")
+
+
 DPSGD_PEERS: dict[str, DpsgdPeer] = {
     "dp_accounting": DpsgdPeer(
         "dp_accounting", "dp_accounting", "dp-accounting", "peers",
@@ -277,6 +474,24 @@ DPSGD_PEERS: dict[str, DpsgdPeer] = {
          "gdp": "GaussianAccountant, poisson=True (CLT): estimate ('can underestimate')",
          "prv": "PRVAccountant, eps_error 0.01, delta_error delta/1000: its upper bound"},
         _opacus_run, _opacus_script, _opacus_why_not),
+    "autodp": DpsgdPeer(
+        "autodp", "autodp", "autodp", "peers",
+        {"rdp": "NoisySGD_Mechanism(prob=q, sigma, niter=k) (RDP, Poisson sampling): upper bound",
+         "gaussian": "ComposeGaussian of GaussianMechanism(sigma) (unsampled; analytical Gaussian): upper bound",
+         "afa": "ComposeAFA of phi functions (analytical Fourier accountant, numerical inversion; Poisson sampling "
+                "by AmplificationBySampling_pld, add/remove the larger of add_only and remove_only): estimate"},
+        _autodp_run, _autodp_script, _autodp_why_not),
+    "fourier_accountant": DpsgdPeer(
+        "fourier_accountant", "fourier_accountant", "fourier-accountant", "peers",
+        {"nx=1e6,L=20": "get_epsilon_R / get_delta_R (remove/add), get_epsilon_S / get_delta_S (substitute), its "
+                        "defaults nx 1e6 and L 20 ('relies on numerical approximations'): estimate"},
+        _fa_run, _fa_script, _fa_why_not),
+    "PLD_accounting": DpsgdPeer(
+        "PLD_accounting", "PLD_accounting", "PLD_accounting", "peers",
+        {"subsample-1e-4": "subsample_pld of dp_accounting's pessimistic Gaussian PLD (interval 1e-4), self-composed "
+                           "(DOMINATES): upper bound",
+         "subsample-1e-3": "the same at interval 1e-3 (coarser)"},
+        _pla_run, _pla_script, _pla_why_not),
 }
 
 

@@ -6,14 +6,17 @@ from .common import check_outputs, emit_json
 from .corpus import add_scale_args, progress_of
 
 #: the library's peers (exactdp.audit.peers.PEERS), here so that building the parser loads nothing
-PEER_CHOICES = ("dp_accounting", "prv_accountant", "autodp", "opendp", "exactdp-float", "opacus")
+#: and the DP-SGD suite's (exactdp.audit.dpsgd.DPSGD_PEERS)
+PEER_CHOICES = ("dp_accounting", "prv_accountant", "autodp", "opendp", "exactdp-float", "opacus", "fourier_accountant",
+                "PLD_accounting")
 
 
 def register(sub) -> None:
     """Add the ``audit`` subcommand to ``sub``. Guarantee: exact. Raises: nothing."""
     p = sub.add_parser(
         "audit",
-        help="audit another accountant (dp_accounting, prv_accountant, autodp, opendp, opacus) against the optimum",
+        help="audit another accountant (dp_accounting, prv_accountant, autodp, opendp, opacus, fourier_accountant, "
+             "PLD_accounting) against the optimum",
         description="Run the peer as its users do on a standard grid (pure and approximate DP, homogeneous and "
                     "heterogeneous, k from 1 to 10^5, several delta_g and eps_g, its accuracy knobs at default and "
                     "tighter) and decide every answer rigorously against the certified optimum of the composition "
@@ -46,10 +49,16 @@ def run(args) -> int:
     check_outputs(args, files=["out", "markdown"], scheduler=True)  # before any peer runs
     if args.suite == "dpsgd":
         return run_dpsgd(args)
-    if args.corpus:
-        from ..errors import InvalidArgument
+    from ..errors import InvalidArgument
 
+    if args.corpus:
         raise InvalidArgument("--corpus", "only with --suite dpsgd", args.corpus)
+    from ..audit.peers import PEERS
+
+    for name in args.peer:  # the DP-SGD suite's own peers, named before any grid is built
+        if name not in PEERS:
+            raise InvalidArgument("--peer", f"one of {', '.join(PEERS)} with --suite optcomp ({name} audits with "
+                                  "--suite dpsgd)", name)
     from ..audit import markdown, run_audit, summarize
 
     recs = run_audit(args.peer, args.grid, out=args.out, scheduler=args.scheduler, workers=args.workers,

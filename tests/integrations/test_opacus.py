@@ -153,3 +153,50 @@ def test_the_guide_runs(opacus):
     n, report = run_python_blocks(GUIDE)
     assert not report, report
     assert n >= 3
+
+
+def _dpsgd_vector(vid):
+    from exactdp.corpus import load_corpus
+
+    [v] = [v for v in load_corpus(suite="dpsgd") if v["id"] == vid]
+    return v
+
+
+def test_opacus_dpsgd_audit_peer(opacus):
+    """``exactdp audit --suite dpsgd --peer opacus``'s adapter on two small corpus cases, each answer
+    judged against the corpus's certified enclosure. 100 steps of sigma 1 at q 0.01, delta 1e-5: the
+    RDP and PRV upper bounds hold (sound); the GDP answer is an estimate, reported with its signed
+    error. 100 unsampled steps of sigma 1 (mu = 10) at delta 1e-10: the GDP estimate's signed error
+    has the sign the mpmath closed form gives it."""
+    from exactdp.audit.dpsgd import audit_dpsgd_vector
+
+    sub = _dpsgd_vector("32a69053c2c936cabc59")
+    assert sub["relation"] == "add_remove" and Fraction(sub["query"]["delta"]) == Fraction(1e-5)
+    by = {}
+    for knob in ("rdp", "gdp", "prv"):
+        [r] = audit_dpsgd_vector("opacus", knob, sub)["records"]
+        by[knob] = r
+    assert (by["rdp"]["claim"], by["rdp"]["verdict"]) == ("upper", "sound")
+    assert (by["prv"]["claim"], by["prv"]["verdict"]) == ("upper", "sound")
+    assert (by["gdp"]["claim"], by["gdp"]["verdict"]) == ("estimate", "reported")
+    for r in by.values():
+        assert Fraction(r["answer"]) >= Fraction(r["certified"]["upper"]) or r["claim"] == "estimate"
+
+    gauss = _dpsgd_vector("e7525f0efb86e9024429")
+    [r] = audit_dpsgd_vector("opacus", "gdp", gauss)["records"]
+    with R.mp.workdps(50):
+        truth = R.invert(lambda e: R.gdp_delta(10, e), R.mpf(Fraction(gauss["query"]["delta"])), hi=1000)
+        above = R.mpf(Fraction(r["answer"])) > truth
+    assert r["verdict"] == "reported" and (float(r["relative"]) > 0) == above
+
+
+def test_opacus_dpsgd_audit_refusals(opacus):
+    from exactdp.audit.dpsgd import DPSGD_PEERS, not_run
+    from exactdp.noise_events import Composed, Gaussian, PoissonSampled
+    from exactdp.testing.dpsgd import EventCase
+
+    p = DPSGD_PEERS["opacus"]
+    ev = Composed([(PoissonSampled(Gaussian(1), "0.01"), 10)])
+    assert "add/remove" in not_run(p, "rdp", EventCase.of(ev, "1e-5", relation="replace_one"))
+    assert "epsilon for a delta" in not_run(p, "gdp", EventCase.of(ev, "1/2", direction="delta"))
+    assert not_run(p, "prv", EventCase.of(ev, "1e-5")) is None

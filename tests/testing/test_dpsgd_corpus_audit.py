@@ -246,7 +246,7 @@ def test_cli_dpsgd_audit(capsys, toy_peer, monkeypatch):
     assert main(["audit", "--suite", "dpsgd", "--peer", "opacus", "--quick"]) == 2
     err = capsys.readouterr().err
     assert "exactdp[opacus]" in err and len(err.strip().splitlines()) == 1
-    assert main(["audit", "--suite", "dpsgd", "--peer", "autodp", "--quick"]) == 2
+    assert main(["audit", "--suite", "dpsgd", "--peer", "opendp", "--quick"]) == 2  # no DP-SGD adapter
     assert main(["audit", "--peer", "dp_accounting", "--corpus", "x", "--quick"]) == 2
     pytest.importorskip("dp_accounting", reason="dp_accounting is not installed (pip install 'exactdp[peers]')")
     capsys.readouterr()
