@@ -18,8 +18,8 @@ Counting (per suite, peer and knob): every answer a peer gives is one verdict: *
 above it), *outside bar* (an estimate outside the error bar it states), *estimate* (an estimate
 with no bar, reported), *undecided*; unsound and invalid answers are *float-level* when
 |relative error| < :data:`FLOAT_LEVEL`, else *material*. *errors* (the peer raised) and *not
-run* (a case the adapter does not give the peer, one too costly, a run not finished) count
-cases. The worst margin of each claim is its signed relative error (answer - true) / true
+run* (a case the adapter does not give the peer, one too costly, one that ran out of the run's
+memory limit per process, a run not finished) count cases. The worst margin of each claim is its signed relative error (answer - true) / true
 nearest to failing: the least for an upper bound, the largest for a lower bound, the largest
 in size for an estimate.
 """
@@ -99,6 +99,8 @@ def normalize(suite: str, r: dict) -> dict:
         claim = "estimate" if r.get("answer_name") == "estimate" else "upper"
         rel = _num(r.get("excess"))
         fl = rel is not None and abs(rel) < FLOAT_LEVEL
+    if verdict == "error" and str(r.get("reason", "")).startswith("MemoryError"):
+        verdict = "not-run"  # past the scoreboard's memory limit per process: the limit's, not the peer's
     if verdict == "not-run" or verdict == "error":
         claim = "-"
     return {"peer": r["peer"], "version": r.get("version"), "knob": r["knob"], "case": r.get("case", ""),
@@ -195,7 +197,7 @@ def summarize(runs: list, *, expected: Optional[dict] = None) -> dict:
             meta = dict(run.get("meta") or {})
             info = {"peer": run["peer"], "status": meta.get("status", "unknown"), "finished": run["finished"],
                     **{k: meta[k] for k in ("install", "wall_seconds", "cpu_seconds", "vmhwm_kib", "load_start",
-                                            "load_end", "resumed_cases", "started", "grid") if k in meta}}
+                                            "load_end", "resumed_cases", "started", "grid", "memory_limit_kib") if k in meta}}
             run_info.append(info)
             if run["peer"] == EXACTDP or meta.get("status") == "not installed":
                 continue
@@ -298,7 +300,9 @@ def _run_line(suite: str, info: dict, expected: Optional[int]) -> str:
     parts = [f"{info['peer']}" + (f" {info['version']}" if info.get("version") else "") + f": {done}"]
     if "wall_seconds" in info:
         parts.append(f"{info['wall_seconds']:.0f} s wall, {info.get('cpu_seconds', 0):.0f} s CPU, "
-                     f"peak memory {_gib(info.get('vmhwm_kib'))}, load {info.get('load_start')} -> {info.get('load_end')}")
+                     f"peak memory {_gib(info.get('vmhwm_kib'))}"
+                     + (f" (limit {_gib(info['memory_limit_kib'])})" if info.get("memory_limit_kib") else "")
+                     + f", load {info.get('load_start')} -> {info.get('load_end')}")
     if info.get("resumed_cases"):
         parts.append(f"resumed after {info['resumed_cases']} cases (times of the last session)")
     return "* " + "; ".join(parts) + "."
@@ -316,7 +320,8 @@ def render(summary: dict) -> str:
         lines += [f"Run of {head.get('date')} with `make scoreboard` (`docs/tools/scoreboard.py`): exactdp "
                   f"{head.get('exactdp_version')}, on {head.get('machine')}, shared with other jobs: the load "
                   "average (1 minute) at each process's start and end is given below, and times are wall times "
-                  "of that run. " + head.get("note", ""), ""]
+                  f"of that run. The processes took {head.get('wall_seconds', 0):.0f} s of wall time in all "
+                  f"({head.get('cpu_seconds', 0):.0f} s of CPU). " + head.get("note", ""), ""]
     for suite in ("dpsgd", "optcomp"):
         s = summary["suites"].get(suite)
         if s is None:
@@ -398,10 +403,15 @@ def summarize_dir(d: str, note: str = "") -> dict:
         n = s["expected"] = expected.get(suite)
         s["scope"] = (f"Every knob over the {n} vectors of the shipped DP-SGD corpus (exactdp/corpus/dpsgd)."
                       if suite == "dpsgd" else
-                      f"Every knob over the `{grids.get(suite, 'full')}` grid of `exactdp.audit.audit_grid` ({n} cases).")
+                      f"Every knob over the `{grids.get(suite, 'full')}` grid of `exactdp.audit.audit_grid` ({n} cases). "
+                      "exactdp's times are for the grid's (eps, delta) compositions; the randomized-response knobs "
+                      "hand their peer a mechanism of nearby rational e^eps, checked exactly.")
     machine = next((r["meta"]["machine"] for r in runs if r["meta"].get("machine")), "")
     starts = sorted(r["meta"]["started"] for r in runs if r["meta"].get("started"))
+    walls = [r["meta"]["wall_seconds"] for r in runs if "wall_seconds" in r["meta"]]
+    cpus = [r["meta"]["cpu_seconds"] for r in runs if "cpu_seconds" in r["meta"]]
     summary["head"] = {"date": starts[0][:10] if starts else datetime.date.today().isoformat(),
+                       "wall_seconds": round(sum(walls), 1), "cpu_seconds": round(sum(cpus), 1),
                        "exactdp_version": __version__, "machine": machine, "note": (HEAD_NOTE + " " + note).strip()}
     return summary
 

@@ -8,7 +8,8 @@
 without an edit here. Each (suite, peer) runs in its own process (``one``): the audit's records
 go to ``DIR/<suite>-<peer>.jsonl`` through the audit's state file (``.jsonl.partial``: a killed
 run loses no finished case, and the next ``run`` resumes it), and the process writes
-``DIR/<suite>-<peer>.meta.json``: its peak resident memory (``VmHWM``), wall and CPU time, the
+``DIR/<suite>-<peer>.meta.json``: its peak resident memory (``VmHWM``; the data segment is capped at
+:data:`MAX_MEMORY`), wall and CPU time, the
 load average at its start and end, and how many cases it resumed. A peer that cannot be imported
 gets a meta file saying so (the page says "not installed"). Finished (suite, peer) pairs are not
 run again; delete their files to re-measure.
@@ -43,6 +44,10 @@ SUITES = ("optcomp", "dpsgd")
 OPTCOMP_DIGITS = 12
 #: The pseudo-peer that times exactdp's certified answers.
 EXACTDP = "exactdp"
+#: Each peer process's data limit (``RLIMIT_DATA``: heap and private mappings, which NumPy's arrays
+#: are): an allocation past it raises MemoryError inside the peer, which the audit records for
+#: that case (the page counts it as not run), and the process goes on.
+MAX_MEMORY = 2 * 2**30
 
 
 def registered(suite: str) -> dict:
@@ -94,6 +99,14 @@ def vmhwm_kib() -> int:
     except OSError:
         pass
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+
+def limit_memory(limit: int) -> None:
+    """Cap this process's data segment (``RLIMIT_DATA``) at ``limit`` bytes (lowering only)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_DATA)
+    new = limit if hard == resource.RLIM_INFINITY else min(limit, hard)
+    if soft == resource.RLIM_INFINITY or soft > new:
+        resource.setrlimit(resource.RLIMIT_DATA, (new, hard))
 
 
 def _write_json(path: str, obj: dict) -> None:
@@ -174,6 +187,7 @@ def run_one(suite: str, name: str, d: str, grid: str) -> int:
 
     from exactdp import __version__
 
+    limit_memory(MAX_MEMORY)
     # the grids' floats are meant as their binary values (the audit's records say so)
     warnings.filterwarnings("ignore", message=r".* is a float: it is taken as its binary value")
     out, meta = files(d, suite, name)
@@ -196,7 +210,8 @@ def run_one(suite: str, name: str, d: str, grid: str) -> int:
         "exactdp_version": __version__, "started": started.isoformat(timespec="seconds"),
         "wall_seconds": round(time.perf_counter() - t0, 1), "cpu_seconds": round(ru.ru_utime + ru.ru_stime, 1),
         "vmhwm_kib": vmhwm_kib(), "load_start": round(load0[0], 2), "load_end": round(os.getloadavg()[0], 2),
-        "resumed_cases": resumed, "machine": machine()})
+        "resumed_cases": resumed, "machine": machine(),
+        "memory_limit_kib": resource.getrlimit(resource.RLIMIT_DATA)[0] // 1024})
     return 0
 
 

@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
 
 import pytest
@@ -116,16 +117,28 @@ def test_a_stopped_run_and_the_optcomp_records(tmp_path):
              "query": 1.0},
             {**base, "case": "g2", "answer_name": "eps", "status": "unsound", "excess": -5e-16, "direction": "epsilon",
              "query": 1e-3},
-            {**base, "case": "g3", "status": "unsupported", "reason": "x"}]
+            {**base, "case": "g3", "status": "unsupported", "reason": "x"},
+            # past the run's memory limit per process: the limit's doing, counted as not run
+            {**base, "case": "g4", "status": "error", "reason": "MemoryError: Unable to allocate 3 GiB"},
+            {**base, "case": "g5", "status": "error", "reason": "RuntimeError: the peer's own failure"}]
     _write(tmp_path / "optcomp-acc.jsonl", recs, {"suite": "optcomp", "peer": "acc", "status": "done", "grid": "quick"})
     summary = pp.summarize(pp.load_dir(str(tmp_path)), expected={"dpsgd": 6, "optcomp": 3})["suites"]
     a = next(r for r in summary["dpsgd"]["rows"] if r["knob"] == "a")
     assert (a["answers"], a["sound"], a["unsound"], a["not_finished"]) == (2, 1, 1, 4)  # 6 cases - 2 finished
     assert summary["dpsgd"]["runs"][0]["finished"] is False
     k = summary["optcomp"]["rows"][0]
-    # 3 answers; 2 unsound: -inf material, -5e-16 float-level; g3 not run
-    assert (k["answers"], k["sound"], k["unsound"], k["unsound_float"], k["not_run"]) == (3, 1, 2, 1, 1)
+    # 3 answers; 2 unsound: -inf material, -5e-16 float-level; g3 and g4 not run, g5 an error
+    assert (k["answers"], k["sound"], k["unsound"], k["unsound_float"], k["not_run"], k["error"]) == (3, 1, 2, 1, 2, 1)
     assert k["worst"][0]["relative"] == -float("inf") and k["worst"][0]["case"] == "g1, eps_g = 1.0"
+
+
+def test_the_memory_limit_makes_a_large_allocation_fail():
+    # the child process caps its data segment at 256 MiB, then asks for 512 MiB
+    code = ("import sys; sys.path.insert(0, sys.argv[1]); import scoreboard; scoreboard.limit_memory(2**28)\n"
+            "try:\n    b = bytearray(2**29)\nexcept MemoryError:\n    print('MemoryError')")
+    out = subprocess.run([sys.executable, "-c", code, str(ROOT / "docs" / "tools")], capture_output=True, text=True,
+                         timeout=60)
+    assert out.stdout.strip() == "MemoryError", out.stderr
 
 
 def test_the_page_is_render_of_the_stored_summary():
