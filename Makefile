@@ -139,8 +139,9 @@ corpus: $(STAMP)
 # timed in the same run; then the page (docs/tools/peers_page.py). Resumable: a stopped run keeps its
 # finished cases in build/scoreboard and `make scoreboard` goes on from there (delete that folder to
 # measure afresh). SCOREBOARD_GRID=quick runs the (eps, delta) suite on its small grid.
-# Measured on the shared 2-core machine: see docs/peers.md (the full run takes hours: prv_accountant
-# on the DP-SGD corpus's cases of 10^4 and more steps, the (eps, delta) full grid about an hour).
+# Measured on the shared 2-core machine at load 5-10 (docs/peers.md): 81 min of wall time one process
+# after another (14 min of CPU), the DP-SGD suite 62 min of it (dp_accounting 35, prv_accountant 19,
+# exactdp's timings 8), the (eps, delta) full grid 19; every process under 2 GiB (its data is capped there).
 SCOREBOARD_GRID ?= full
 .PHONY: scoreboard
 scoreboard: $(STAMP)

@@ -19,8 +19,8 @@ above it), *outside bar* (an estimate outside the error bar it states), *estimat
 with no bar, reported), *undecided*; unsound and invalid answers are *float-level* when
 |relative error| < :data:`FLOAT_LEVEL`, else *material*. *errors* (the peer raised) and *not
 run* (a case the adapter does not give the peer, one too costly, one that ran out of the run's
-memory limit per process, a run not finished) count cases. The worst margin of each claim is its signed relative error (answer - true) / true
-nearest to failing: the least for an upper bound, the largest for a lower bound, the largest
+memory limit per process, a run not finished) count cases. The worst margin of each claim is its signed relative error (answer - true) / true, over
+the decided answers, nearest to failing: the least for an upper bound, the largest for a lower bound, the largest
 in size for an estimate.
 """
 
@@ -202,6 +202,8 @@ def summarize(runs: list, *, expected: Optional[dict] = None) -> dict:
             if run["peer"] == EXACTDP or meta.get("status") == "not installed":
                 continue
             recs = [normalize(suite, r) for r in run["records"]]
+            info["memory_limited"] = len({(r["knob"], r["case"]) for r in recs
+                                          if r["verdict"] == "not-run" and r["reason"].startswith("MemoryError")})
             info["version"] = next((r["version"] for r in recs if r["version"]), None)
             knobs = list(dict.fromkeys((run.get("knobs") or []) + [r["knob"] for r in recs]))
             for knob in knobs:
@@ -218,7 +220,8 @@ def summarize(runs: list, *, expected: Optional[dict] = None) -> dict:
                 n = expected.get(suite)
                 if n is not None and not run["finished"]:
                     row["not_finished"] = max(0, n - len(cases))
-                row["worst"] = [w for w in (_worst(c, [r for r in answers if r["claim"] == c])
+                decided = [r for r in answers if r["verdict"] != "undecided"]  # inside the enclosure's width
+                row["worst"] = [w for w in (_worst(c, [r for r in decided if r["claim"] == c])
                                             for c in ("upper", "lower", "estimate")) if w]
                 ran = {}
                 for r in answers:
@@ -303,6 +306,9 @@ def _run_line(suite: str, info: dict, expected: Optional[int]) -> str:
                      f"peak memory {_gib(info.get('vmhwm_kib'))}"
                      + (f" (limit {_gib(info['memory_limit_kib'])})" if info.get("memory_limit_kib") else "")
                      + f", load {info.get('load_start')} -> {info.get('load_end')}")
+    if info.get("memory_limited"):
+        n = info["memory_limited"]
+        parts.append(f"{n} case run{'s' if n > 1 else ''} stopped by the memory limit (counted as not run)")
     if info.get("resumed_cases"):
         parts.append(f"resumed after {info['resumed_cases']} cases (times of the last session)")
     return "* " + "; ".join(parts) + "."
@@ -320,8 +326,9 @@ def render(summary: dict) -> str:
         lines += [f"Run of {head.get('date')} with `make scoreboard` (`docs/tools/scoreboard.py`): exactdp "
                   f"{head.get('exactdp_version')}, on {head.get('machine')}, shared with other jobs: the load "
                   "average (1 minute) at each process's start and end is given below, and times are wall times "
-                  f"of that run. The processes took {head.get('wall_seconds', 0):.0f} s of wall time in all "
-                  f"({head.get('cpu_seconds', 0):.0f} s of CPU). " + head.get("note", ""), ""]
+                  f"of that run. One after another, as `make scoreboard` runs them, the processes take "
+                  f"{head.get('wall_seconds', 0):.0f} s ({head.get('wall_seconds', 0) / 60:.0f} min) of wall time at "
+                  f"this load and {head.get('cpu_seconds', 0):.0f} s of CPU. " + head.get("note", ""), ""]
     for suite in ("dpsgd", "optcomp"):
         s = summary["suites"].get(suite)
         if s is None:

@@ -48,11 +48,11 @@ def _write(path, records, meta=None, partial=False):
 def _cases_a():
     # knob "a" (one upper-bound claim per case), cases c1..c6:
     #   c1 sound +0.5 (2 s), c2 unsound material -0.25 (4 s), c3 unsound float-level -1e-12 (6 s),
-    #   c4 undecided (8 s), c5 not run, c6 error
+    #   c4 undecided -0.9 (8 s: inside the enclosure, no margin), c5 not run, c6 error
     return [_dpsgd("a", "c1", "upper", "sound", 0.5, 2.0),
             _dpsgd("a", "c2", "upper", "unsound", -0.25, 4.0, "material"),
             _dpsgd("a", "c3", "upper", "unsound", -1e-12, 6.0, "float-level"),
-            _dpsgd("a", "c4", "upper", "undecided", None, 8.0),
+            _dpsgd("a", "c4", "upper", "undecided", -0.9, 8.0),
             _nr("a", "c5"), _nr("a", "c6", "error")]
 
 
@@ -83,7 +83,7 @@ def test_counts_margins_and_times_of_a_synthetic_run(tmp_path):
     # knob a: 4 answers (c1..c4); unsound 2 of which 1 float-level; 1 error case, 1 not-run case
     assert (a["answers"], a["sound"], a["unsound"], a["unsound_float"], a["undecided"]) == (4, 1, 2, 1, 1)
     assert (a["invalid"], a["error"], a["not_run"], a["not_finished"]) == (0, 1, 1, 0)
-    # the worst upper bound is the least relative error: c2's -0.25
+    # the worst upper bound is the least relative error of a decided answer: c2's -0.25 (not c4's)
     assert a["worst"] == [{"claim": "upper", "relative": -0.25, "case": "c2 steps"}]
     # peer's times over c1..c4: 2, 4, 6, 8 -> median 5; exactdp's over the same: 1, 1, 2, 10 -> 1.5
     assert a["median_seconds"] == 5.0 and a["exactdp_median_seconds"] == 1.5
@@ -129,6 +129,8 @@ def test_a_stopped_run_and_the_optcomp_records(tmp_path):
     k = summary["optcomp"]["rows"][0]
     # 3 answers; 2 unsound: -inf material, -5e-16 float-level; g3 and g4 not run, g5 an error
     assert (k["answers"], k["sound"], k["unsound"], k["unsound_float"], k["not_run"], k["error"]) == (3, 1, 2, 1, 2, 1)
+    assert summary["optcomp"]["runs"][0]["memory_limited"] == 1  # g4
+    assert "1 case run stopped by the memory limit" in pp.render({"suites": summary})
     assert k["worst"][0]["relative"] == -float("inf") and k["worst"][0]["case"] == "g1, eps_g = 1.0"
 
 
