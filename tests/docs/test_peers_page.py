@@ -5,6 +5,9 @@
   with the value worked out by hand beside it.
 * A stopped run (only the audit's state file) counts its finished cases and the rest as "not
   finished"; a peer that is not installed is named.
+* The driver (``docs/tools/scoreboard.py``) runs each (suite, peer) once in its own process, under
+  the memory cap, and a second run skips what is done; a cap of 256 MiB makes a 512 MiB
+  allocation raise MemoryError.
 * Staleness: the generated part of docs/peers.md is ``render`` of the stored summary
   (``docs/tools/peers-scoreboard.json``), and the summary names every peer of the registries it
   was run with.
@@ -13,6 +16,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -153,3 +157,21 @@ def test_the_page_is_render_of_the_stored_summary():
         peers = {r["peer"] for r in s["runs"]}
         assert "exactdp" in peers  # the same-run timing of the ratios
         assert peers - {"exactdp"} <= set(pp.registered_peers(suite)), suite
+
+
+def test_the_driver_runs_each_pair_once_and_records_its_process(tmp_path):
+    # exactdp's own timing and its float engine (a peer always installed) on the small grid: seconds
+    import scoreboard
+
+    d = str(tmp_path)
+    assert scoreboard.run_all(d, "quick", ["optcomp"], ["exactdp", "exactdp-float"]) == 0
+    out, meta = scoreboard.files(d, "optcomp", "exactdp-float")
+    m = json.loads(open(meta).read())
+    assert m["status"] == "done" and m["vmhwm_kib"] > 0 and m["memory_limit_kib"] == 2 * 2**20
+    stamp = os.stat(out).st_mtime_ns
+    assert scoreboard.run_all(d, "quick", ["optcomp"], ["exactdp", "exactdp-float"]) == 0  # done: not run again
+    assert os.stat(out).st_mtime_ns == stamp
+    s = pp.summarize(pp.load_dir(d), expected={"optcomp": 5})["suites"]["optcomp"]
+    row = s["rows"][0]
+    # the quick grid: 5 cases, 2 delta_g each except the lattice case (1), 2 eps_g each -> 19 answers
+    assert (row["peer"], row["answers"], row["not_finished"], row["exactdp_cases"]) == ("exactdp-float", 19, 0, 5)
