@@ -26,7 +26,7 @@ from typing import Any, Iterator
 
 #: public name -> the backend module that provides it
 _SOURCE = {
-    **{n: "flint" for n in ("arb", "arb_poly", "fmpq", "fmpq_mat", "fmpq_poly", "fmpz", "fmpz_poly")},
+    **{n: "flint" for n in ("acb", "acb_poly", "arb", "arb_poly", "fmpq", "fmpq_mat", "fmpq_poly", "fmpz", "fmpz_poly")},
     **{n: "gmpy2" for n in ("mpq", "mpz", "iroot", "isqrt", "is_square")},
 }
 
