@@ -297,16 +297,20 @@ class Circle:
                 bounds.append(v.exp())
             self.c_minus, self.c_plus = bounds  # C(R e^-d) / C(R), C(R e^d) / C(R)
             # the points: the product as a sum of logarithms (a chain of complex products would
-            # widen its rectangle by up to sqrt(2) a factor)
+            # widen its rectangle by up to sqrt(2) a factor). Each logarithm stays off the branch
+            # cut: for p > q, q + p e^(i phi) = e^(i phi) (p + q e^(-i phi)) and Re(p + q e^(-i phi))
+            # >= p - q > 0 (else Re(q + p e^(i phi)) >= q - p >= 0), the e^(i phi) summed apart
+            flip = [bool(p > q) for p, q in zip(ps, qs)]
+            turns = sum(a * n for (a, n), f in zip(live, flip) if f)
             nodes = []
             step = 2 * arb.pi() / plan.N
             for k in range(plan.n):
                 th = step * k
                 if not (th <= th0):
                     break
-                lf = acb(0)
-                for (a, n), p, q in zip(live, ps, qs):
-                    lf += n * (q + p * acb(0, a * th).exp()).log()
+                lf = acb(0, turns * th)
+                for (a, n), p, q, f in zip(live, ps, qs, flip):
+                    lf += n * ((p + q * acb(0, -a * th).exp()) if f else (q + p * acb(0, a * th).exp())).log()
                 nodes.append((th, lf.exp()))
             self.nodes = nodes
         return self
@@ -454,10 +458,10 @@ class ContourLattice(BallLattice):
             return None
         direct = plan_circle(self._law, [lu], m_hi, prec) is not None
         if direct:
-            X = self._tail(1, m_hi, prec, (lu, -lu))
+            X = self._circle_tail(1, m_hi, prec, (lu, -lu))
             if X is None:
                 return None
-        Y = self._tail(-1, m_hi, prec, (lu, -lu) if direct else (-lu,))
+        Y = self._circle_tail(-1, m_hi, prec, (lu, -lu) if direct else (-lu,))
         if Y is None:
             return None
         wp = max(c.wp for c in self._circles)
@@ -465,7 +469,7 @@ class ContourLattice(BallLattice):
             uA = self.u.arb(wp + 16 + A.bit_length()) ** A
             Y = uA * Y
             if not direct:
-                V = self._tail(-1, A - m_hi + 1, prec + 8, (-lu,))
+                V = self._circle_tail(-1, A - m_hi + 1, prec + 8, (-lu,))
                 if V is None:
                     return None
                 ua = self.u.arb(wp + 16)
@@ -477,25 +481,36 @@ class ContourLattice(BallLattice):
             return None
         return X, Y
 
-    def _tail(self, sign: int, M: int, prec: int, lws: tuple) -> Optional[arb]:
-        """``U(u^sign, M)`` from a kept circle, else from a new one planned for ``lws`` at ``M``."""
+    def _circle_tail(self, sign: int, M: int, prec: int, lws: tuple) -> Optional[arb]:
+        """``U(u^sign, M)`` to ``prec + 4`` bits from a kept circle, else from a new one planned for
+        ``lws`` at ``M`` (the plan's Gaussian model may miss by a few bits: planned again for the
+        shortfall, three times at most); None when no circle serves."""
+        want = prec + 4
         for circ in self._circles:
-            v = self._tail_on(circ, sign, M)
-            if v is not None and v.rel_accuracy_bits() >= prec + 4:
+            v = self._circle_value(circ, sign, M)
+            if v is not None and v.rel_accuracy_bits() >= want:
                 return v
-        plan = plan_circle(self._law, list(lws), M, prec + 4)
-        if plan is None:
-            return None
-        circ = Circle.build(self.live, plan, _circle_prec(prec + 4, plan))
-        if circ is None:
-            return None
-        if len(self._circles) >= 4:
-            self._circles.pop(0)
-        self._circles.append(circ)
-        v = self._tail_on(circ, sign, M)
-        return v if v is not None and v.rel_accuracy_bits() >= prec + 4 else None
+        aim = want
+        for _ in range(3):
+            plan = plan_circle(self._law, list(lws), M, aim)
+            if plan is None:
+                return None
+            circ = Circle.build(self.live, plan, _circle_prec(aim, plan))
+            if circ is None:
+                return None
+            if len(self._circles) >= 4:
+                self._circles.pop(0)
+            self._circles.append(circ)
+            v = self._circle_value(circ, sign, M)
+            if v is None:
+                return None
+            got = v.rel_accuracy_bits()
+            if got >= want:
+                return v
+            aim += want - got + 8
+        return None
 
-    def _tail_on(self, circ: Circle, sign: int, M: int) -> Optional[arb]:
+    def _circle_value(self, circ: Circle, sign: int, M: int) -> Optional[arb]:
         with workprec(circ.wp):
             w = self.u.arb(circ.wp + 16)
             return circ.tail(w if sign > 0 else 1 / w, M)
