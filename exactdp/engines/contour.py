@@ -55,6 +55,7 @@ import math
 from typing import Optional, Sequence
 
 from .._backend import acb, acb_poly, arb, np, workprec
+from ..links import implements
 from ..numbers import ExpNum
 from .balllattice import BallLattice, BallLatticeKernel
 from .costs import ALLOC_SLACK, Estimate
@@ -315,6 +316,7 @@ class Circle:
             self.nodes = nodes
         return self
 
+    @implements("Accounting Lemma 11")
     def tail(self, w: arb, M: int) -> Optional[arb]:
         """``U(w, M) = sum_{m >= M} c_m w^m`` as a ball, or None when ``r = R / w`` is not
         certified beyond the strip (``r > e^d``). Guarantee: enclosure. Raises: nothing."""
@@ -338,6 +340,7 @@ class Circle:
             return self.CR * r ** (-M) * (val + arb(0, (e_tr + e_out).upper()))
 
 
+@implements("Accounting Lemma 11")
 def tail_sum(groups: Sequence[tuple[int, int]], u: ExpNum, sign: int, M: int, prec: int) -> Optional[arb]:
     """``U(u^sign, M) = sum_{m >= M} c_m u^(sign m)`` for ``c_m`` the coefficients of
     ``prod_j (1 + z^(a_j))^(n_j)``, by the contour lemma (module docstring), or None when the

@@ -69,7 +69,18 @@ def test_links_resolve():
 def _mutants():
     from exactdp_proofs.accounting import _discrete as D
     from exactdp_proofs.accounting import _gauss as G
-    from exactdp_proofs.accounting import lemma_1, lemma_2, lemma_3, lemma_4, lemma_5, lemma_6, lemma_7, lemma_8, lemma_10
+    from exactdp_proofs.accounting import (
+        lemma_1,
+        lemma_2,
+        lemma_3,
+        lemma_4,
+        lemma_5,
+        lemma_6,
+        lemma_7,
+        lemma_8,
+        lemma_10,
+        lemma_11,
+    )
 
     orig_law3, orig_lower, orig_cut_low = lemma_3.laplace_law, D.lattice_lower, D.cut_low
 
@@ -123,6 +134,19 @@ def _mutants():
     def ar_double(q, Delta, s, eps):
         return lemma_6.add_remove_curve(q, 2 * Delta, s, eps)
 
+    orig_rule = lemma_11.rule_bound
+
+    def outside_no_half(groups, R, theta):  # exp(-G) instead of exp(-G/2)
+        return lemma_11.C(groups, lemma_11.mp(R)) * mpmath.exp(-lemma_11.G(groups, R, theta))
+
+    def rule_twice(groups, R, r, M, d, N):  # e^(2dN) in the rule's denominator
+        e = mpmath.exp(lemma_11.mp(d) * N)
+        return orig_rule(groups, R, r, M, d, N) * (e - 1) / (e * e - 1)
+
+    def integrand_squared_pole(groups, R, r, M, theta):  # 1 / (1 - z^-2): not the tail's generating function
+        z = mpmath.expj(theta)
+        return lemma_11.C(groups, R * z) * (r * z) ** (-M) / (1 - 1 / (r * z) ** 2)
+
     def mixed_min(rem, add, alpha):
         return min(D.hs(lemma_10.product_all(rem), alpha), D.hs(lemma_10.product_all(add), alpha))
 
@@ -143,10 +167,14 @@ def _mutants():
         ("Lemma 9", D, "m_inf_bound", lambda a, b: max(a[1], b[1])),
         ("Lemma 10", lemma_10, "composed_delta", per_step_max),
         ("Lemma 10", lemma_10, "composed_delta", mixed_min),
+        ("Lemma 11", lemma_11, "outside_bound", outside_no_half),
+        ("Lemma 11", lemma_11, "sin_ratio", lambda: mpmath.mpf(24) / 25),
+        ("Lemma 11", lemma_11, "rule_bound", rule_twice),
+        ("Lemma 11", lemma_11, "integrand", integrand_squared_pole),
     ]
 
 
-@pytest.mark.parametrize("i", range(16))
+@pytest.mark.parametrize("i", range(20))
 def test_false_variants_are_refuted(monkeypatch, i):
     id, module, attr, mutant = _mutants()[i]
     es = {e[0]: e for e in entries(PAPER)}
