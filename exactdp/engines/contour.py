@@ -72,6 +72,8 @@ SLACK_BITS = 12
 SIN_FACTOR = (23 / 24) ** 2
 #: The sweep gives up after this many evaluations of G (the law is not concentrated).
 MAX_SWEEP = 20000
+#: Exponents beyond this are not planned in floating point (the ball-lattice kernel refuses them).
+MAX_EXPONENT = 2**40
 #: Block length of the sweep's polynomial evaluations (Arb's evaluation of a long polynomial on
 #: the unit circle loses bits exponentially in the degree: 1e53 wide at degree 500, 64 bits).
 BLOCK = 16
@@ -430,7 +432,7 @@ class ContourLattice(BallLattice):
 
     def __init__(self, u: ExpNum, groups: Sequence[tuple[int, int]]):
         super().__init__(u, groups)
-        self._law = Law(self.live)
+        self._law = Law(self.live) if self.live and self.live[-1][0] <= MAX_EXPONENT else None
         self._circles: list = []
         self._csums: dict = {}
         self.contour_sums = 0
@@ -457,7 +459,7 @@ class ContourLattice(BallLattice):
 
     def _contour(self, m_hi: int, prec: int) -> Optional[tuple[arb, arb]]:
         lu, A = self._lu, self.A
-        if not self.live or lu <= 0 or not 0 < m_hi <= A:
+        if self._law is None or lu <= 0 or not 0 < m_hi <= A:
             return None
         direct = plan_circle(self._law, [lu], m_hi, prec) is not None
         if direct:
@@ -523,8 +525,8 @@ class ContourLattice(BallLattice):
         Gaussian model at the saddle point (the plan's model); where ``X - t Y`` cancels below the
         model's accuracy, the evaluation in balls at 64 bits. Guarantee: approximate. Raises: nothing."""
         lu, A = self._lu, self.A
-        if not self.live or lu <= 0:
-            return Structure.approx(self, lnt)
+        if self._law is None or lu <= 0:
+            return super().approx(lnt)
         m_hi = max(0, math.floor((A + lnt / lu) / 2) + 1)
         if m_hi > A:
             return -math.inf, 0.0
@@ -553,9 +555,9 @@ class ContourLattice(BallLattice):
 
 
 def contour_cost(groups_a: Sequence[tuple[int, int]], lu: float, prec: int) -> Optional[tuple[Estimate, Estimate]]:
-    """``(build, one evaluation)`` of the contour kernel, or None when its plan finds no circle at
-    the typical threshold (4 standard deviations above the X law's mean; the kernel would answer
-    from the ball-lattice polynomial).
+    """``(build, one evaluation)`` of the contour kernel, or None for one group (the windowed
+    kernel's case) and when its plan finds no circle at the typical threshold (4 standard
+    deviations above the X law's mean; the kernel would answer from the ball-lattice polynomial).
 
     A circle costs ``n / 2`` node evaluations of one complex logarithm and exponential per
     group (about ``2e-5`` s a group and node at 200 bits, measured: 491 groups, 82 nodes,
@@ -563,6 +565,8 @@ def contour_cost(groups_a: Sequence[tuple[int, int]], lu: float, prec: int) -> O
     evaluations of ``max a / 16`` blocks, ``3e-6`` s a block); an OptComp builds one or two
     circles (X and Y share one), a delta_g one; one evaluation afterwards is ``n / 2`` complex
     products (``1e-5`` s each). Guarantee: approximate (upper estimates). Raises: nothing."""
+    if len(groups_a) < 2 or max(a for a, _ in groups_a) > MAX_EXPONENT:
+        return None  # one group: the windowed kernel's (and its sizes' checks); huge exponents: refused there
     if sum(n for _, n in groups_a) < 2 * (prec + SLACK_BITS) * math.log(2):
         return None  # G <= sum n_j kappa_j <= k never reaches G_min (and NumPy stays unloaded)
     law = Law(groups_a)
