@@ -89,7 +89,7 @@ PUSHES = (0.0, 0.5, 1.0, 2.0, 3.0, 5.0, 8.0)
 
 class Law:
     """The exponent sum's law tilted to ``e^s`` (each mechanism of group ``j`` in with odds
-    ``e^(s a_j)``), in floating point: ``K(s) = ln C(e^s)``, mean, variance, ``G``.
+    ``e^(s a_j)``), in floating point: ``K(s) = ln C(e^s)``, mean, variance, where ``G`` stays high.
     Guarantee: approximate. Raises: nothing."""
 
     def __init__(self, groups: Sequence[tuple[int, int]]):
@@ -107,6 +107,12 @@ class Law:
         q = 0.5 * (1 + np.tanh(self.a * s / 2))
         return float((self.n * self.a * q).sum()), float((self.n * self.a * self.a * q * (1 - q)).sum())
 
+    def above(self, lw: float, M: int) -> bool:
+        """Is ``M`` half a standard deviation or more above the mean of the law tilted to ``e^lw``
+        (the side :func:`plan_circle` plans for; else the complement's)?"""
+        s_hat = self.saddle(M)
+        return (s_hat - lw) * math.sqrt(max(self.moments(s_hat)[1], 1e-300)) >= 0.5
+
     def saddle(self, M: float) -> float:
         """``s`` with mean ``M`` (bisection)."""
         lo, hi = -700.0 / self.a.min(), 700.0 / self.a.min()
@@ -120,21 +126,30 @@ class Law:
                 break
         return 0.5 * (lo + hi)
 
-    def G(self, s: float, theta) -> "np.ndarray":
-        """``G(theta) = sum_j n_j kappa_j sin^2(a_j theta / 2)`` at the tilt ``e^s`` (vectorized)."""
-        q = 0.5 * (1 + np.tanh(self.a * s / 2))
-        k = self.n * 4 * q * (1 - q)
-        th = np.atleast_1d(np.asarray(theta, dtype=float))
-        return (np.sin(np.outer(th, self.a) / 2) ** 2 * k).sum(axis=1)
+    def _grid_len(self) -> int:
+        return max(16 * self.amax, 4096)
 
     def reach(self, s: float, g: float, lo: float) -> Optional[float]:
-        """The least ``theta >= lo`` beyond which the float ``G`` stays above ``g`` on a fine grid, or None."""
-        grid = np.linspace(lo, math.pi, 16 * self.amax + 1)
-        bad = np.nonzero(self.G(s, grid) < g)[0]
+        """The least ``theta >= lo`` beyond which the float ``G`` stays above ``g`` on the grid
+        ``theta_k = 2 pi k / L``, ``L = max(16 max a, 4096)`` (``G = (K - Re B(e^(i theta))) / 2`` with
+        ``B(z) = sum_j n_j kappa_j z^(a_j)``: one FFT per tilt, kept), or None."""
+        cache = self.__dict__.setdefault("_grids", {})
+        if s not in cache:
+            if len(cache) > 16:
+                cache.clear()
+            q = 0.5 * (1 + np.tanh(self.a * s / 2))
+            k = self.n * 4 * q * (1 - q)
+            L = self._grid_len()
+            b = np.zeros(L)
+            np.add.at(b, self.a.astype(int), k)
+            vals = (k.sum() - np.fft.fft(b).real[: L // 2 + 1]) / 2
+            cache[s] = (2 * math.pi * np.arange(L // 2 + 1) / L, vals)
+        grid, vals = cache[s]
+        bad = np.nonzero((vals < g) & (grid >= lo))[0]
         if bad.size == 0:
             return lo
-        i = int(bad[-1]) + 1
-        return float(grid[i]) if i < grid.size and grid[i] < 1.0 else None
+        t = float(grid[bad[-1]]) + 2 * math.pi / self._grid_len()
+        return max(t, lo) if t < 1.0 else None
 
 
 def _log_tail_ratio(c: float, d: float, var: float) -> float:
@@ -166,12 +181,11 @@ def plan_circle(law: Law, lws: Sequence[float], M: int, prec: int) -> Optional[P
     Guarantee: approximate (a proposal; :class:`Circle` certifies in balls). Raises: nothing."""
     if law.amax == 0:
         return None
-    s_hat = law.saddle(M)
-    _, v0 = law.moments(s_hat)
-    sd0 = math.sqrt(max(v0, 1e-300))
     lw_top = max(lws)
-    if (s_hat - lw_top) * sd0 < 0.5:
+    if not law.above(lw_top, M):
         return None
+    s_hat = law.saddle(M)
+    sd0 = math.sqrt(max(law.moments(s_hat)[1], 1e-300))
     best: Optional[Plan] = None
     for push in PUSHES:
         s = s_hat + push / sd0
@@ -461,7 +475,7 @@ class ContourLattice(BallLattice):
         lu, A = self._lu, self.A
         if self._law is None or lu <= 0 or not 0 < m_hi <= A:
             return None
-        direct = plan_circle(self._law, [lu], m_hi, prec) is not None
+        direct = self._law.above(lu, m_hi)
         if direct:
             X = self._circle_tail(1, m_hi, prec, (lu, -lu))
             if X is None:
