@@ -573,12 +573,14 @@ def contour_cost(groups_a: Sequence[tuple[int, int]], lu: float, prec: int) -> O
     kernel's case) and when its plan finds no circle at the typical threshold (4 standard
     deviations above the X law's mean; the kernel would answer from the ball-lattice polynomial).
 
-    A circle costs ``n / 2`` node evaluations of one complex logarithm and exponential per
-    group (about ``2e-5`` s a group and node at 200 bits, measured: 491 groups, 82 nodes,
-    0.8-1.1 s on the shared 2-core machine) and a sweep of ``G`` (about ``pi L / (K/2 - G_min)``
-    evaluations of ``max a / 16`` blocks, ``3e-6`` s a block); an OptComp builds one or two
-    circles (X and Y share one), a delta_g one; one evaluation afterwards is ``n / 2`` complex
-    products (``1e-5`` s each). Guarantee: approximate (upper estimates). Raises: nothing."""
+    A circle costs ``n`` point evaluations of one complex exponential and logarithm per group
+    (measured on the shared 2-core machine at load 2-8, 224-bit balls: 491 groups x 70 points and
+    400 x 84, 0.2-0.3 s, about ``7e-6`` s a group and point; charged ``1e-5``, scaled with the
+    precision above 200 bits) and a sweep of ``G`` (about ``pi L / (K/2 - G_min)`` evaluations of
+    ``max a / 16`` blocks, ``3e-6`` s a block; measured 0.13 s for the 400 groups); an OptComp
+    builds one circle (X and Y share it; a threshold below the X law's mean needs a second),
+    charged twice; one evaluation afterwards is ``n`` complex products (``2e-5`` s each).
+    Guarantee: approximate (upper estimates). Raises: nothing."""
     if len(groups_a) < 2 or max(a for a, _ in groups_a) > MAX_EXPONENT:
         return None  # one group: the windowed kernel's (and its sizes' checks); huge exponents: refused there
     if sum(n for _, n in groups_a) < 2 * (prec + SLACK_BITS) * math.log(2):
@@ -602,7 +604,7 @@ def contour_cost(groups_a: Sequence[tuple[int, int]], lu: float, prec: int) -> O
         return None
     sweep = math.pi * L / room * (law.amax / BLOCK + 2) * 3e-6
     scale = _circle_prec(prec, plan) / 200
-    nodes = plan.n * len(law.a) * 2e-5 * max(scale, 1.0)
+    nodes = plan.n * len(law.a) * 1e-5 * max(scale, 1.0)
     build = Estimate(0.05 + 2 * (nodes + sweep), 2e6 + 64.0 * plan.n * len(law.a) + ALLOC_SLACK)
     return build, Estimate(2e-5 * plan.n + 0.01, build.bytes)
 
