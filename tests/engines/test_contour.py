@@ -14,14 +14,18 @@ circle, checked against independent computations:
 * the ball-lattice kernel on 1,000 heterogeneous mechanisms (eps in {10..500}/1000) at 30
   digits, and (slow) on the benchmark's 10^4;
 * the choice: ``auto`` takes the contour for the benchmark's 10^4 mechanisms (by the estimates,
-  nothing built) and does not offer it where no circle can be certified.
+  nothing built) and does not offer it where no circle can be certified;
+* the memory estimate against the peak measured (``/proc/self/status``) on 3,000 mechanisms.
 
 No expected value comes from the kernel under test.
 """
 
 from __future__ import annotations
 
+import json
 import random
+import subprocess
+import sys
 from collections import Counter
 from fractions import Fraction
 
@@ -189,7 +193,6 @@ def hetero(n: int, seed: int) -> list:
     return [Fraction(rng.randint(10, 500), 1000) for _ in range(n)]
 
 
-@pytest.mark.slow
 def test_agrees_with_the_ball_lattice_kernel_on_a_thousand_heterogeneous():
     ms = mechanisms(eps=hetero(1000, 3))
     a = optcomp(ms, "1e-5", engine="certified", method=CT, digits=30)
@@ -217,3 +220,34 @@ def test_ten_thousand_heterogeneous_agrees_with_the_ball_lattice_kernel():
     b = optcomp(ms, "1e-5", engine="certified", method="lattice-balls", digits=30)
     assert a.lower <= b.upper and b.lower <= a.upper
     assert float((a.upper - a.lower) / a.lower) < 1e-29
+
+
+CHILD = r"""
+import json, random, sys
+from fractions import Fraction
+def hwm():
+    for line in open('/proc/self/status'):
+        if line.startswith('VmHWM'):
+            return int(line.split()[1]) * 1024
+from exactdp import mechanisms, optcomp
+from exactdp.engines.base import Prepared
+from exactdp.engines.costs import EVALS_OPTCOMP
+from exactdp.numbers import digits_to_bits
+rng = random.Random(0)
+ms = mechanisms(eps=[Fraction(rng.randint(10, 500), 1000) for _ in range(int(sys.argv[1]))])
+prep = Prepared(ms, "lattice-contour")
+b, e = prep.struct.estimate("arb", digits_to_bits(30) + 32)
+optcomp(mechanisms(eps=["0.1", "0.2"] * 150), "1e-5", method="lattice-contour")  # the modules loaded first
+base = hwm()
+r = optcomp(ms, "1e-5", method="lattice-contour")
+print(json.dumps({"method": r.method, "peak": hwm() - base, "estimate": b.then(e, EVALS_OPTCOMP).bytes}))
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc/self/status")
+def test_the_memory_estimate_bounds_the_peak():
+    p = subprocess.run([sys.executable, "-c", CHILD, "3000"], capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0, p.stderr[-2000:]
+    r = json.loads(p.stdout.strip().splitlines()[-1])
+    assert r["method"] == CT
+    assert r["peak"] <= r["estimate"] <= max(40 * r["peak"], 50 * 2**20), r
