@@ -240,9 +240,9 @@ def _sweep(kap: list, groups: Sequence[tuple[int, int]], start: float, gmin: arb
         top = float(K.mid()) / 2
         h = max(2 * (top - gm) / L, 1e-6) if top > gm else 1e-3
         stack = []
-        x = start
-        while x < math.pi:
-            y = min(math.pi, x + h)
+        x, end = start, math.pi + 1e-9  # past pi (math.pi is below it): G is defined beyond
+        while x < end:
+            y = min(end, x + h)
             stack.append((x, y))
             x = y
         evals = 0
@@ -296,7 +296,7 @@ class Circle:
                 V = sum((n * p * q * a * a for p, q, (a, n) in zip(ps, qs, live)), arb(0))
                 if not (arb(23) ** 2 / arb(24) ** 2 * th0 * th0 * V >= gmin):
                     return None
-                start = 1.0 / amax
+                start = (1.0 / amax) * (1 - 2.0**-40)  # at or below the exact 1/amax: no gap for the sweep
             else:
                 start = plan.theta0
             if not _sweep(kap, live, start, gmin):
@@ -321,10 +321,12 @@ class Circle:
             turns = sum(a * n for (a, n), f in zip(live, flip) if f)
             nodes = []
             step = 2 * arb.pi() / plan.N
-            for k in range(plan.n):
+            k = 0
+            while True:  # every point not certainly beyond theta0 (G is certified beyond it only)
                 th = step * k
-                if not (th <= th0):
+                if th > th0:
                     break
+                k += 1
                 lf = acb(0, turns * th)
                 for (a, n), p, q, f in zip(live, ps, qs, flip):
                     lf += n * ((p + q * acb(0, -a * th).exp()) if f else (q + p * acb(0, a * th).exp())).log()
@@ -496,6 +498,10 @@ class ContourLattice(BallLattice):
                 for a, n in self.live:
                     Cu *= (1 + ua**a) ** n
                 X = Cu - uA * V
+            # mechanisms with a = 0 (eps = 0) multiply C by 2 each; the circles hold the rest
+            zero = self.k - sum(n for _, n in self.live)
+            if zero:
+                X, Y = X * 2**zero, Y * 2**zero
         if min(X.rel_accuracy_bits(), Y.rel_accuracy_bits()) < prec:
             return None
         return X, Y

@@ -130,6 +130,7 @@ def lattice_case(spec, delta=0):
 
 CASES = [
     [(1, 600), (2, 400), (3, 300)],
+    [(0, 7), (1, 600), (2, 500), (4, 200)],  # seven mechanisms of eps = 0 (a factor 2 each)
     [(2, 900), (3, 700)],
     [(1, 900), (2, 600), (5, 100)],
 ]
