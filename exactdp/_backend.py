@@ -2,7 +2,7 @@
 
 FLINT (python-flint) provides exact integers, rationals and polynomials (``fmpz``,
 ``fmpq``, ``fmpz_poly``, ``fmpq_poly``, ``fmpq_mat``) and Arb ball arithmetic (``arb``,
-``arb_poly``); gmpy2 provides fast exact integers and rationals (``mpz``, ``mpq``) and
+``arb_poly``, complex ``acb`` and ``acb_poly``); gmpy2 provides fast exact integers and rationals (``mpz``, ``mpq``) and
 integer roots (``iroot``, ``isqrt``, ``is_square``). No other module of the library
 imports ``flint`` or ``gmpy2``: they import the names from here.
 

@@ -73,7 +73,7 @@ SIN_FACTOR = (23 / 24) ** 2
 #: The sweep gives up after this many evaluations of G (the law is not concentrated).
 MAX_SWEEP = 20000
 #: Exponents beyond this are not planned in floating point (the ball-lattice kernel refuses them).
-MAX_EXPONENT = 2**40
+_MAX_EXPONENT = 2**40
 #: Block length of the sweep's polynomial evaluations (Arb's evaluation of a long polynomial on
 #: the unit circle loses bits exponentially in the degree: 1e53 wide at degree 500, 64 bits).
 BLOCK = 16
@@ -448,7 +448,7 @@ class ContourLattice(BallLattice):
 
     def __init__(self, u: ExpNum, groups: Sequence[tuple[int, int]]):
         super().__init__(u, groups)
-        self._law = Law(self.live) if self.live and self.live[-1][0] <= MAX_EXPONENT else None
+        self._law = Law(self.live) if self.live and self.live[-1][0] <= _MAX_EXPONENT else None
         self._circles: list = []
         self._csums: dict = {}
         self.contour_sums = 0
@@ -587,7 +587,7 @@ def contour_cost(groups_a: Sequence[tuple[int, int]], lu: float, prec: int) -> O
     builds one circle (X and Y share it; a threshold below the X law's mean needs a second),
     charged twice; one evaluation afterwards is ``n`` complex products (``2e-5`` s each).
     Guarantee: approximate (upper estimates). Raises: nothing."""
-    if len(groups_a) < 2 or max(a for a, _ in groups_a) > MAX_EXPONENT:
+    if len(groups_a) < 2 or max(a for a, _ in groups_a) > _MAX_EXPONENT:
         return None  # one group: the windowed kernel's (and its sizes' checks); huge exponents: refused there
     if sum(n for _, n in groups_a) < 2 * (prec + SLACK_BITS) * math.log(2):
         return None  # G <= sum n_j kappa_j <= k never reaches G_min (and NumPy stays unloaded)
