@@ -74,3 +74,5 @@ _.h_infeasible
 _.history  # audit/dpsgd.py: an Opacus accountant's history, set as k calls of step() leave it
 _.runtest  # testing/pytest_plugin.py: pytest.Item hooks
 _.reportinfo
+_.contour_sums  # engines/contour.py: how many tails a circle answered (tests, benchmarks)
+_.polynomial_sums

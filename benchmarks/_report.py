@@ -69,17 +69,17 @@ def cheapest_other(comp, names) -> str:
     return f"{best[0]}: {best[1].text()}" + (" (refused)" if refused else "")
 
 
-def query_rows(make, deltas, factors) -> list:
+def query_rows(make, deltas, factors, *, method: str = "auto") -> list:
     """``(query, method, seconds, value, relative width)`` of certified OptComp at each ``delta_g``
     of ``deltas`` and of delta_g at the first answer times each of ``factors``, each on a fresh
-    composition ``make()`` (so each time includes building the kernel), 30 digits."""
+    composition ``make()`` (so each time includes building the kernel), 30 digits, by ``method``."""
     from exactdp import composed_delta, optcomp
 
     rows = []
     ans = None
     for dg in deltas:
         t0 = time.perf_counter()
-        r = optcomp(make(), dg, engine="certified", digits=30)
+        r = optcomp(make(), dg, engine="certified", digits=30, method=method)
         dt = time.perf_counter() - t0
         ans = ans if ans is not None else r.lower
         rows.append((f"OptComp at delta_g = {dg}", r.method, dt, f"eps_g = {float(r.lower):.10g}",
@@ -87,7 +87,7 @@ def query_rows(make, deltas, factors) -> list:
     for f in factors:
         eg = ans * Fraction(f)
         t0 = time.perf_counter()
-        r = composed_delta(make(), eps_g=eg, engine="certified", digits=30)
+        r = composed_delta(make(), eps_g=eg, engine="certified", digits=30, method=method)
         dt = time.perf_counter() - t0
         rows.append((f"delta_g at eps_g = {float(eg):.6g}", r.method, dt, f"delta_g = {float(r.lower):.6g}",
                      float((r.upper - r.lower) / r.lower) if r.lower else 0.0))

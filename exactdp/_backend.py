@@ -2,7 +2,7 @@
 
 FLINT (python-flint) provides exact integers, rationals and polynomials (``fmpz``,
 ``fmpq``, ``fmpz_poly``, ``fmpq_poly``, ``fmpq_mat``) and Arb ball arithmetic (``arb``,
-``arb_poly``); gmpy2 provides fast exact integers and rationals (``mpz``, ``mpq``) and
+``arb_poly``, complex ``acb`` and ``acb_poly``); gmpy2 provides fast exact integers and rationals (``mpz``, ``mpq``) and
 integer roots (``iroot``, ``isqrt``, ``is_square``). No other module of the library
 imports ``flint`` or ``gmpy2``: they import the names from here.
 
@@ -26,7 +26,7 @@ from typing import Any, Iterator
 
 #: public name -> the backend module that provides it
 _SOURCE = {
-    **{n: "flint" for n in ("arb", "arb_poly", "fmpq", "fmpq_mat", "fmpq_poly", "fmpz", "fmpz_poly")},
+    **{n: "flint" for n in ("acb", "acb_poly", "arb", "arb_poly", "fmpq", "fmpq_mat", "fmpq_poly", "fmpz", "fmpz_poly")},
     **{n: "gmpy2" for n in ("mpq", "mpz", "iroot", "isqrt", "is_square")},
 }
 

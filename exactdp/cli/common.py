@@ -44,7 +44,8 @@ __all__ = [
 #: kept here so that building the parser imports nothing numeric; a test checks
 #: they are the same).
 ENGINE_CHOICES = ("auto", "exact", "certified", "float")
-METHOD_CHOICES = ("auto", "homogeneous", "windowed", "lattice", "lattice-balls", "windowed-groups", "grouped", "mitm", "brute")
+METHOD_CHOICES = ("auto", "homogeneous", "windowed", "lattice", "lattice-balls", "lattice-contour",
+                  "windowed-groups", "grouped", "mitm", "brute")
 
 #: Range of ``--digits`` (the library's MAX_DIGITS).
 MAX_DIGITS = 10_000

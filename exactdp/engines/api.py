@@ -121,8 +121,8 @@ def composed_delta(
         eps_g: the global eps (rational >= 0), or
         exp_eps_g: ``e^{eps_g}`` (rational >= 1, or an ExpNum).
         engine: ``auto | exact | certified | float``.
-        method: ``auto | homogeneous | windowed | lattice | lattice-balls | windowed-groups | grouped | mitm |
-            brute`` (``docs/engines.md``).
+        method: ``auto | homogeneous | windowed | lattice | lattice-balls | lattice-contour | windowed-groups |
+            grouped | mitm | brute`` (``docs/engines.md``).
         digits: significant digits for certified / float results.
         prec: fixed working precision in bits (certified: one evaluation, no
             escalation; float: mpmath precision).

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from .balllattice import LATTICE_BALLS
 from .brute import BRUTE
+from .contour import LATTICE_CONTOUR
 from .grouped import GROUPED
 from .kernel import Kernel
 from .lattice import HOMOGENEOUS, LATTICE
@@ -23,6 +24,7 @@ KERNELS: dict[str, Kernel] = {k.name: k for k in (
     WINDOWED,
     LATTICE,
     LATTICE_BALLS,
+    LATTICE_CONTOUR,
     WINDOWED_GROUPS,
     GROUPED,
     MITM_KERNEL,

@@ -258,13 +258,13 @@ def test_ten_thousand_heterogeneous_mechanisms():
     rng = random.Random(1)
     th = [rng.randint(1, 100) for _ in range(10**4)]
     ms = mechanisms(eps=[f"{e}/1000" for e in th])
-    r = optcomp(ms, "1e-5", engine="certified", digits=30)
+    r = optcomp(ms, "1e-5", engine="certified", digits=30, method=BL)  # auto takes the contour kernel
     assert r.method == BL and rel_width(r) <= 1e-29
     # eps* is the least eps_g with delta_g <= 1e-5: just beside the enclosure, delta_g is
     # certainly above and below 1e-5 (separate evaluations at other thresholds)
     step = Fraction(1, 10**6)
-    below = composed_delta(ms, eps_g=r.lower - step, engine="certified", digits=30)
-    above = composed_delta(ms, eps_g=r.upper + step, engine="certified", digits=30)
+    below = composed_delta(ms, eps_g=r.lower - step, engine="certified", digits=30, method=BL)
+    above = composed_delta(ms, eps_g=r.upper + step, engine="certified", digits=30, method=BL)
     assert below.method == above.method == BL
     assert below.lower > Fraction(1, 10**5) > above.upper
     # brackets: every eps rounded down (up) to a multiple of 0.01 (another base, u = e^(1/100),

@@ -80,6 +80,7 @@ def _mutants():
         lemma_8,
         lemma_10,
         lemma_11,
+        lemma_12,
     )
 
     orig_law3, orig_lower, orig_cut_low = lemma_3.laplace_law, D.lattice_lower, D.cut_low
@@ -140,6 +141,19 @@ def _mutants():
     def ar_double(q, Delta, s, eps):
         return lemma_6.add_remove_curve(q, 2 * Delta, s, eps)
 
+    orig_rule = lemma_12.rule_bound
+
+    def outside_no_half(groups, R, theta):  # exp(-G) instead of exp(-G/2)
+        return lemma_12.C(groups, lemma_12.mp(R)) * mpmath.exp(-lemma_12.G(groups, R, theta))
+
+    def rule_twice(groups, R, r, M, d, N):  # e^(2dN) in the rule's denominator
+        e = mpmath.exp(lemma_12.mp(d) * N)
+        return orig_rule(groups, R, r, M, d, N) * (e - 1) / (e * e - 1)
+
+    def integrand_squared_pole(groups, R, r, M, theta):  # 1 / (1 - z^-2): not the tail's generating function
+        z = mpmath.expj(theta)
+        return lemma_12.C(groups, R * z) * (r * z) ** (-M) / (1 - 1 / (r * z) ** 2)
+
     def mixed_min(rem, add, alpha):
         return min(D.hs(lemma_10.product_all(rem), alpha), D.hs(lemma_10.product_all(add), alpha))
 
@@ -173,6 +187,10 @@ def _mutants():
         ("Lemma 10", lemma_10, "composed_delta", mixed_min),
         ("Lemma 11", lemma_11, "threshold", threshold_minus_half),
         ("Lemma 11", lemma_11, "threshold", threshold_wrong_root),
+        ("Lemma 12", lemma_12, "outside_bound", outside_no_half),
+        ("Lemma 12", lemma_12, "sin_ratio", lambda: mpmath.mpf(24) / 25),
+        ("Lemma 12", lemma_12, "rule_bound", rule_twice),
+        ("Lemma 12", lemma_12, "integrand", integrand_squared_pole),
     ]
 
 
