@@ -58,7 +58,7 @@ from .._backend import acb, acb_poly, arb, np, workprec
 from ..links import implements
 from ..numbers import ExpNum
 from .balllattice import BallLattice, BallLatticeKernel
-from .costs import ALLOC_SLACK, Estimate
+from .costs import ALLOC_SLACK, MAX_SUM_EPS, Estimate
 from .kernel import Reason, Request
 from .structure import Structure
 
@@ -589,6 +589,8 @@ def contour_cost(groups_a: Sequence[tuple[int, int]], lu: float, prec: int) -> O
     Guarantee: approximate (upper estimates). Raises: nothing."""
     if len(groups_a) < 2 or max(a for a, _ in groups_a) > _MAX_EXPONENT:
         return None  # one group: the windowed kernel's (and its sizes' checks); huge exponents: refused there
+    if lu * sum(a * n for a, n in groups_a) > MAX_SUM_EPS:
+        return None  # OptComp's search over t = e^eps_g as an exact rational: the windowed kernels' (one ball)
     if sum(n for _, n in groups_a) < 2 * (prec + SLACK_BITS) * math.log(2):
         return None  # G <= sum n_j kappa_j <= k never reaches G_min (and NumPy stays unloaded)
     law = Law(groups_a)
