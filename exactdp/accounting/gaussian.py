@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import Optional
+from typing import Callable, Optional
 
 from .._backend import arb, workprec
 from ..links import implements
@@ -74,6 +74,39 @@ def _propose(mu2: Fraction, delta: Fraction) -> float:
     return (lo + hi) / 2
 
 
+def delta_enclosure(ball_at: Callable[[], arb], digits: int, prec: int, what: str) -> Enclosure:
+    """A delta in ``[0, 1]`` from ``ball_at()`` (its ball at the working precision), refined until
+    accurate to ``digits`` digits (or below ``10^-(digits + 300)``); an exact 0 is returned as such.
+
+    Guarantee: enclosure. Raises: PrecisionError (not decided by 2^14 bits)."""
+    def step(p: int) -> Optional[Enclosure]:
+        with workprec(p):
+            b = ball_at()
+            if b == 0:
+                return Enclosure.point(0)
+            lo, hi = arb_bounds(b)
+        lo = max(lo, Fraction(0))
+        if hi >= lo and accurate(lo, hi, digits, floor=Fraction(1, 10 ** (digits + 300))):
+            return Enclosure(lo, min(hi, Fraction(1)))
+        return None
+
+    return refine(step, start=prec, maxprec=_MAX_PREC, what=what)
+
+
+def bisect_root(below: Callable[[Fraction], bool], lo: Fraction, hi: Fraction, digits: int) -> Enclosure:
+    """The root of a decreasing delta(eps) - delta between ``lo`` (not below, or 0) and ``hi``
+    (``below``: decided in balls), bisected until accurate to ``digits`` digits.
+
+    Guarantee: enclosure (given the bracket). Raises: what ``below`` raises."""
+    while not accurate(lo, hi, digits):
+        m = (lo + hi) / 2
+        if below(m):
+            hi = m
+        else:
+            lo = m
+    return Enclosure(lo, hi)
+
+
 @implements("Accounting Lemma 2")
 def closed_form(kind: str, x: Fraction, mu2: Fraction, digits: int) -> tuple[Enclosure, int]:
     """``epsilon(delta)`` (``kind="epsilon"``, ``x = delta``) or ``delta(eps)`` of the composition
@@ -91,15 +124,7 @@ def closed_form(kind: str, x: Fraction, mu2: Fraction, digits: int) -> tuple[Enc
         return _delta(arb_of_fraction(mu2).sqrt(), arb_of_fraction(e))
 
     if kind == "delta":
-        def step(p: int) -> Optional[Enclosure]:
-            with workprec(p):
-                lo, hi = arb_bounds(ball(x))
-            lo = max(lo, Fraction(0))
-            if hi >= lo and accurate(lo, hi, digits, floor=Fraction(1, 10 ** (digits + 300))):
-                return Enclosure(lo, min(hi, Fraction(1)))
-            return None
-
-        return refine(step, start=prec, maxprec=_MAX_PREC, what="Gaussian closed form: delta"), prec
+        return delta_enclosure(lambda: ball(x), digits, prec, "Gaussian closed form: delta"), prec
 
     # epsilon: 0 when delta(0) < delta, else the root, bracketed by two rationals decided in balls
     def below(e: Fraction) -> bool:  # delta(e) < delta, decided
@@ -115,11 +140,4 @@ def closed_form(kind: str, x: Fraction, mu2: Fraction, digits: int) -> tuple[Enc
         hi = 2 * hi + 1
     while lo > 0 and below(lo):
         lo = lo / 2 if lo > Fraction(1, 10**30) else Fraction(0)
-    # delta(lo) > delta > delta(hi) (or lo = 0): bisect until the digits hold
-    while not accurate(lo, hi, digits):
-        m = (lo + hi) / 2
-        if below(m):
-            hi = m
-        else:
-            lo = m
-    return Enclosure(lo, hi), prec
+    return bisect_root(below, lo, hi, digits), prec

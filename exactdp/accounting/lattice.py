@@ -399,6 +399,17 @@ def _fdiff(c0: tuple, c1: tuple) -> tuple[float, float, float]:
     return P, Q, noise
 
 
+def _fine_grid(law: LossLaw, h: Fraction, pts: list[int]) -> tuple[list, list, list]:
+    """The grid the lower bound's bins are proposed on: :data:`FINE` points per interval of ``pts``
+    (exact losses, their floats, the float cdf rows there)."""
+    xq: list[Fraction] = []
+    for i0, i1 in zip(pts, pts[1:]):
+        xq.extend(Fraction(i0 * FINE + (i1 - i0) * u, FINE) * h for u in range(FINE))
+    xq.append(pts[-1] * h)
+    xs = [float(x) for x in xq]
+    return xq, xs, [law.cdf_float(x) for x in xs]
+
+
 def _chain(law: LossLaw, h: Fraction, pts: list[int], tau: Fraction = Fraction(0)) -> list[tuple[Fraction, Fraction, int]]:
     """Propose the lower bound's bins (float choice): consecutive loss intervals whose merged loss
     ``ln(P(B)/Q(B))`` just reaches a point ``i h - tau`` of ``pts`` (lattice indices, :func:`points`;
@@ -407,12 +418,7 @@ def _chain(law: LossLaw, h: Fraction, pts: list[int], tau: Fraction = Fraction(0
     interval of ``pts``), then by secant steps inside the fine interval where the bin's loss
     crosses its target, and rounded to :data:`_END_BITS` bits."""
     hf = float(h)
-    xq: list[Fraction] = []
-    for i0, i1 in zip(pts, pts[1:]):
-        xq.extend(Fraction(i0 * FINE + (i1 - i0) * u, FINE) * h for u in range(FINE))
-    xq.append(pts[-1] * h)
-    xs = [float(x) for x in xq]
-    cf = [law.cdf_float(x) for x in xs]
+    xq, xs, cf = _fine_grid(law, h, pts)
     nf = len(xq) - 1
     out = []
     start: Fraction = xq[0]
@@ -458,12 +464,7 @@ def _chain_down(law: LossLaw, h: Fraction, pts: list[int], tau: Fraction = Fract
     is left over lies at the bottom of the window, where the mass is negligible. Same output form
     as :func:`_chain` (a float choice: Lemma 8 holds for any partition)."""
     hf = float(h)
-    xq: list[Fraction] = []
-    for i0, i1 in zip(pts, pts[1:]):
-        xq.extend(Fraction(i0 * FINE + (i1 - i0) * u, FINE) * h for u in range(FINE))
-    xq.append(pts[-1] * h)
-    xs = [float(x) for x in xq]
-    cf = [law.cdf_float(x) for x in xs]
+    xq, xs, cf = _fine_grid(law, h, pts)
     out = []
     t = len(xq) - 1
     top: Fraction = xq[t]

@@ -28,8 +28,9 @@ from typing import Optional
 
 from .._backend import arb, workprec
 from ..links import implements
-from ..numbers import Enclosure, arb_bounds, arb_of_fraction, parse_choice
-from ..numbers.precision import accurate, decide_sign, refine
+from ..numbers import Enclosure, arb_of_fraction, parse_choice
+from ..numbers.precision import decide_sign
+from .gaussian import bisect_root, delta_enclosure
 
 __all__ = ["one_subsampled_gaussian", "subsampled_delta", "closed_form"]
 
@@ -136,19 +137,9 @@ def closed_form(kind: str, x: Fraction, t: Fraction, q: Fraction, relation: str,
     relation = parse_choice(relation, "relation", tuple(_DIRECTIONS))
     prec = 64 + 4 * digits
 
-    if kind == "delta":
-        def step(p: int) -> Optional[Enclosure]:
-            with workprec(p):
-                b = subsampled_delta(t, q, relation, x)
-                if b == 0:  # the add direction beyond its loss's range: exactly 0
-                    return Enclosure.point(0)
-                lo, hi = arb_bounds(b)
-            lo = max(lo, Fraction(0))
-            if hi >= lo and accurate(lo, hi, digits, floor=Fraction(1, 10 ** (digits + 300))):
-                return Enclosure(lo, min(hi, Fraction(1)))
-            return None
-
-        return refine(step, start=prec, maxprec=_MAX_PREC, what="subsampled Gaussian closed form: delta"), prec
+    if kind == "delta":  # (the add direction beyond its loss's range: exactly 0)
+        return delta_enclosure(lambda: subsampled_delta(t, q, relation, x), digits, prec,
+                               "subsampled Gaussian closed form: delta"), prec
 
     def below(e: Fraction) -> bool:  # delta(e) < delta, decided
         return decide_sign(lambda _p: subsampled_delta(t, q, relation, e) - arb_of_fraction(x), start=prec,
@@ -166,12 +157,5 @@ def closed_form(kind: str, x: Fraction, t: Fraction, q: Fraction, relation: str,
         lo = guess - 16 * (guess - lo)
         if lo < tiny:
             lo = Fraction(0)
-    # delta(lo) >= delta > delta(hi) (or lo = 0): bisect until the digits hold
-    while not accurate(lo, hi, digits):
-        m = (lo + hi) / 2
-        if below(m):
-            hi = m
-        else:
-            lo = m
-    return Enclosure(lo, hi), prec
+    return bisect_root(below, lo, hi, digits), prec
 
