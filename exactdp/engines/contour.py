@@ -450,27 +450,17 @@ class ContourLattice(BallLattice):
         super().__init__(u, groups)
         self._law = Law(self.live) if self.live and self.live[-1][0] <= _MAX_EXPONENT else None
         self._circles: list = []
-        self._csums: dict = {}
         self.contour_sums = 0
         self.polynomial_sums = 0
 
-    def sums(self, m_hi: int, prec: int) -> tuple[arb, arb]:
-        """``(X, Y)`` for the classes ``m >= m_hi`` at ``prec`` bits (cached), from circles, else
-        from the ball-lattice polynomial. Guarantee: enclosure. Raises: nothing."""
-        hit = self._csums.get((m_hi, prec))
-        if hit is None:
-            hit = next((v for (m, p), v in self._csums.items() if m == m_hi and p >= prec), None)
-        if hit is not None:
-            return hit
-        if len(self._csums) > 64:
-            self._csums.clear()
+    def _sums_uncached(self, m_hi: int, prec: int) -> tuple[arb, arb]:
+        """``(X, Y)`` for the classes ``m >= m_hi`` at ``prec`` bits from circles, else from the
+        ball-lattice polynomial (the base class caches). Guarantee: enclosure. Raises: nothing."""
         hit = self._contour(m_hi, prec)
         if hit is None:
             self.polynomial_sums += 1
-            hit = super().sums(m_hi, prec)
-        else:
-            self.contour_sums += 1
-        self._csums[(m_hi, prec)] = hit
+            return super()._sums_uncached(m_hi, prec)
+        self.contour_sums += 1
         return hit
 
     def _contour(self, m_hi: int, prec: int) -> Optional[tuple[arb, arb]]:
