@@ -74,6 +74,8 @@ SIN_FACTOR = (23 / 24) ** 2
 MAX_SWEEP = 20000
 #: Exponents beyond this are not planned in floating point (the ball-lattice kernel refuses them).
 _MAX_EXPONENT = 2**40
+#: Largest FFT grid of :meth:`Law.reach` (16 max a points; 2^24 floats, 128 MiB, and its transform).
+_MAX_GRID = 1 << 24
 #: Block length of the sweep's polynomial evaluations (Arb's evaluation of a long polynomial on
 #: the unit circle loses bits exponentially in the degree: 1e53 wide at degree 500, 64 bits).
 BLOCK = 16
@@ -133,6 +135,8 @@ class Law:
         """The least ``theta >= lo`` beyond which the float ``G`` stays above ``g`` on the grid
         ``theta_k = 2 pi k / L``, ``L = max(16 max a, 4096)`` (``G = (K - Re B(e^(i theta))) / 2`` with
         ``B(z) = sum_j n_j kappa_j z^(a_j)``: one FFT per tilt, kept), or None."""
+        if self._grid_len() > _MAX_GRID:  # the FFT grid would not fit: no plan (the kernel is not offered)
+            return None
         cache = self.__dict__.setdefault("_grids", {})
         if s not in cache:
             if len(cache) > 16:
