@@ -238,7 +238,8 @@ def grid() -> None:
     import itertools
 
     done = json.load(open(GRID_STATE)) if os.path.exists(GRID_STATE) else {}
-    cases = list(itertools.product(GRID_SIGMA, GRID_Q, GRID_K, GRID_DELTA))
+    # cheapest first (fewer steps, more noise), so that a run stopped early covers the most cases
+    cases = sorted(itertools.product(GRID_SIGMA, GRID_Q, GRID_K, GRID_DELTA), key=lambda c: (c[2], -c[0]))
     for n, (sigma, q, k, delta) in enumerate(cases, 1):
         key = f"{sigma}|{q}|{k}|{delta}"
         if key in done:
