@@ -251,7 +251,8 @@ def grid() -> None:
         for name, (v, tp, kind) in pe.items():
             rec["peers"][name] = {"value": v if kind != "error" else None, "seconds": tp, "kind": kind,
                                   "signed": signed(v, enc) if enc is not None and kind != "error" else None,
-                                  "verdict": verdict(v, enc, kind) if enc is not None and kind != "error" else v}
+                                  "verdict": (verdict(v, enc, kind) if kind != "error" else v) if enc is not None
+                                  else "no enclosure"}
         done[key] = rec
         with open(GRID_STATE + ".tmp", "w") as f:
             json.dump(done, f, indent=1)
@@ -286,7 +287,7 @@ def grid_markdown(done, total) -> list:
           "|---|---|---|---|---|---|---|---|---|---|---|"]
     med_x = statistics.median(secs)
     for name, ps in sorted(per.items()):
-        v = [p["verdict"] for p in ps]
+        v = [p["verdict"] if isinstance(p["verdict"], str) else "no enclosure" for p in ps]  # (older records)
         sg = [p["signed"] for p in ps if p["signed"] is not None]
         ts = [p["seconds"] for p in ps if p["kind"] != "error"]
         md.append(f"| {name} | {len(ps)} | {v.count('inside')} | {v.count('above')} | {v.count('below')} | "
