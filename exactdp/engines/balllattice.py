@@ -836,7 +836,7 @@ class BallLatticeKernel(Kernel):
 
     def applies(self, req: Request) -> Optional[Reason]:
         if req.lattice is None:
-            return Reason("'lattice-balls' only when every e^eps_i is an integer power of one common base",
+            return Reason(f"'{self.name}' only when every e^eps_i is an integer power of one common base",
                           "incommensurable eps values")
         return None
 

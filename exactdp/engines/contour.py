@@ -59,7 +59,7 @@ from ..links import implements
 from ..numbers import ExpNum
 from .balllattice import BallLattice, BallLatticeKernel
 from .costs import ALLOC_SLACK, MAX_SUM_EPS, Estimate
-from .kernel import Reason, Request
+from .kernel import Request
 from .structure import Structure
 
 __all__ = ["Circle", "ContourLattice", "ContourKernel", "LATTICE_CONTOUR", "Law", "Plan", "tail_sum", "plan_circle",
@@ -620,12 +620,6 @@ class ContourKernel(BallLatticeKernel):
     polynomial where no circle is certified; the exact field goes through the lattice kernel)."""
 
     name = "lattice-contour"
-
-    def applies(self, req: Request) -> Optional[Reason]:
-        if req.lattice is None:
-            return Reason("'lattice-contour' only when every e^eps_i is an integer power of one common base",
-                          "incommensurable eps values")
-        return None
 
     def offered(self, req: Request) -> bool:
         return self.applies(req) is None and self._cost(req, 128) is not None
