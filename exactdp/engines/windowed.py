@@ -171,12 +171,20 @@ def binomial_tail(k: int, x: ExpNum, m0: int, prec: int, *, lower: bool = False)
         xa = x.arb(hp)
         lx = x.flog()
         first = first_log(k, m0, xa, hp).exp()
-        if prec <= HYPGEOM_MAX_PREC and window_terms(k, lx, prec) > HYPGEOM_MIN_TERMS and _decays(k, lx, m0, up):
-            v = first * _hypgeom_tail(k, xa, m0, up)
-            if v.is_finite() and v > 0 and v.rad() <= v.mid() * arb(2) ** (-prec):
-                return v
-            # wider or undecided (not seen in the domain it is used in): the window sum below
-    J = _float_window(k, lx, m0, up, prec + TAIL_BITS)
+        J = None
+        cross = hypgeom_min_terms(prec)
+        nt = window_terms(k, lx, prec) if prec <= HYPGEOM_MAX_PREC else 0.0
+        if nt > cross / 4 and _decays(k, lx, m0, up):
+            # the function where it is cheaper than the window's terms (decided on the bound
+            # window_terms far from the crossover, else on the window itself)
+            J = _float_window(k, lx, m0, up, prec + TAIL_BITS) if nt < 4 * cross else None
+            if J is None or J > cross:
+                v = first * _hypgeom_tail(k, xa, m0, up)
+                if v.is_finite() and v > 0 and v.rad() <= v.mid() * arb(2) ** (-prec):
+                    return v
+                # wider or undecided (not seen in the domain it is used in): the window sum below
+    if J is None:
+        J = _float_window(k, lx, m0, up, prec + TAIL_BITS)
     # rounding over J terms costs log2 J bits: kept below the tail bound's 2^-(prec+12)
     with workprec(prec + 16 + J.bit_length()):
         term = first
@@ -212,7 +220,17 @@ def binomial_tail(k: int, x: ExpNum, m0: int, prec: int, *, lower: bool = False)
 #: inside its enclosure; at 1024 bits it took 34 to 58 s and came back wide, so higher
 #: precisions sum the window.
 HYPGEOM_MAX_PREC = 320
-HYPGEOM_MIN_TERMS = 4000
+#: ... and where the window has more terms than this at 150 bits (Arb's 2F1 took 16-25 ms at 150
+#: bits and 55-85 ms at 300 for k from 10^6 to 10^8, the window 0.6-1.2 us a term: they cross
+#: near 2 x 10^4 terms at 150 bits, 8 x 10^4 at 300; measured on 2 shared cores).
+HYPGEOM_MIN_TERMS = 20000
+
+
+def hypgeom_min_terms(prec: int) -> float:
+    """The window length beyond which the hypergeometric function is cheaper at ``prec`` bits
+    (:data:`HYPGEOM_MIN_TERMS` scaled with the square of the precision, as measured).
+    Guarantee: approximate (a choice of method only). Raises: nothing."""
+    return HYPGEOM_MIN_TERMS * (prec / 150) ** 2
 
 
 def _decays(k: int, lx: float, m0: int, up: bool) -> bool:
@@ -582,23 +600,33 @@ def windowed_cost(k: int, lw: float, prec: int) -> tuple[Estimate, Estimate]:
 
     Build: the float table of pieces for the search, ``52 sd`` entries (``sd = sqrt(k p (1-p))``)
     of about 64 bytes, 1e-7 s each. An evaluation sums two binomial-tail windows of at most
-    :func:`~exactdp.engines.windowed.window_terms` terms each (``~ sqrt(k)``), measured
-    1.7 us per term at 160 bits (four Arb operations from Python), plus float arrays of
-    about 64 bytes per term for choosing the window. Evaluations on one piece of S reuse
-    the cached sums, so OptComp's 16 budgeted evaluations compute 3 to 6 windows: with
-    1e-6 s per term the estimate stays above the measured time (k = 10^9, eps = 0.01:
-    estimated 8.4 s, measured 0.7 to 2.6 s; peak 55 MB, estimated 83 MB). Each evaluation's
+    :func:`~exactdp.engines.windowed.window_terms` terms each (``~ sqrt(k)``; the window
+    summed is shorter), measured 0.36-0.4 us per term of that bound at 150 bits and charged
+    :data:`WINDOW_TERM_S`, plus float arrays of about 64 bytes per term for choosing the
+    window. Evaluations on one piece of S reuse the cached sums, so OptComp's 16 budgeted
+    evaluations compute 3 to 6 windows (peak 55 MB at k = 10^9, estimated 83 MB). Each evaluation's
     fixed cost (the threshold, the window's choice) was measured at 0.25-0.5 ms (k = 1000, a
-    whole OptComp in 1-2 ms); it is charged 0.5 ms (``benchmarks/bench_auto.py``).
+    whole OptComp in 1-2 ms); it is charged 0.5 ms (``benchmarks/bench_auto.py``). Up to
+    :data:`HYPGEOM_MAX_PREC` bits a tail costs at most one hypergeometric function
+    (:data:`HYPGEOM_S`, scaled with the square of the precision).
     """
     n = window_terms(k, lw, prec)
     tab = min(float(k + 1), 52.0 * _law(k, lw)[1] + 16)
     build = Estimate(1e-4 + 1e-7 * tab, 64.0 * tab + ALLOC_SLACK)
-    return build, Estimate(2 * n * 1e-6 * (1 + prec / 1024) + WINDOWED_EVAL_S, 64.0 * 4 * n + ALLOC_SLACK)
+    tail = n * WINDOW_TERM_S * (1 + prec / 1024)
+    if prec <= HYPGEOM_MAX_PREC:  # a long window is one hypergeometric function instead
+        tail = min(tail, HYPGEOM_S * (prec / 150) ** 2)
+    return build, Estimate(2 * tail + WINDOWED_EVAL_S, 64.0 * 4 * n + ALLOC_SLACK)
 
 
 #: The fixed seconds of one evaluation of the windowed kernel (measured 0.25-0.5 ms).
 WINDOWED_EVAL_S = 5e-4
+#: Seconds a term of :func:`window_terms` (a bound on the window: the sums measured 0.36-0.4 us a
+#: term of it at 150 bits for k = 10^5 to 10^7, on 2 shared cores).
+WINDOW_TERM_S = 5e-7
+#: Seconds of one tail as a hypergeometric function at 150 bits (measured 16-25 ms for k from
+#: 10^6 to 10^8; it grows with the square of the precision).
+HYPGEOM_S = 0.025
 
 
 # --------------------------------------------------------------------------
