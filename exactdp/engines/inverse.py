@@ -280,7 +280,11 @@ def locate_slope(struct: Structure, log_goal: float, lnW: float, *, max_iter: in
                 # (near t = W, where ln S has a log singularity, it lands on t* at once)
                 x = -math.expm1(-g) / -s if g > -700 else -math.inf
                 c = L + math.log1p(x) if x > -1 else a
-                if c >= b:
+                if x == math.inf:
+                    # the slope underflowed (1e-321 on a plateau of ln S: 10^4 mechanisms of eps 1,
+                    # 1000 left of t*): no step, the bracket's secant and bisection below
+                    c = a
+                elif c >= b:
                     # float resolution exhausted
                     return (b, 0.0) if math.isfinite(gb) or b < 1e300 else (L, s)
                 if a < c:
@@ -290,7 +294,9 @@ def locate_slope(struct: Structure, log_goal: float, lnW: float, *, max_iter: in
             if c is not None and a < c < b:
                 cand = c
             else:
-                cand = 0.5 * (a + b) if b - a < 64 else a + (b - a) / 64
+                # bisection once the bracket is within a factor 64 (in L), else a step of 1/64 of it
+                # (an answer far left of ln W: the bracket shrinks geometrically from the left)
+                cand = 0.5 * (a + b) if b - a < 64 or b <= 64 * max(a, 1.0) else a + (b - a) / 64
         if not (a < cand < b) or abs(cand - L) <= 1e-12 * max(abs(cand), 1e-300):
             break
         L = cand
