@@ -79,6 +79,15 @@ _MAX_GRID = 1 << 24
 #: Block length of the sweep's polynomial evaluations (Arb's evaluation of a long polynomial on
 #: the unit circle loses bits exponentially in the degree: 1e53 wide at degree 500, 64 bits).
 BLOCK = 16
+#: One group (equal mechanisms) is offered from this many mechanisms on: the windowed kernel's
+#: evaluations share cached sums, so its estimate is 2-5 times its time and cannot rank the two;
+#: measured (OptComp at 30 digits, eps 0.01 to 0.1): 10^6 equal, windowed 8 ms, contour 7-12 ms;
+#: 10^8, windowed 38 ms (one hypergeometric function a tail), contour 6 ms.
+ONE_GROUP_MIN_K = 3_000_000
+#: Up to this many groups the float search uses the ball-lattice kernel's model (:meth:`ContourLattice.approx`).
+MODEL_GROUPS = 64
+#: Sums from the polynomial, with none from a circle, after which the kernel stops planning circles.
+GIVE_UP = 3
 #: Strip half widths tried by the plan, as fractions of the widest allowed.
 STRIPS = (0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 #: Standard deviations by which the plan may push the circle beyond the saddle point.
@@ -116,17 +125,26 @@ class Law:
         return (s_hat - lw) * math.sqrt(max(self.moments(s_hat)[1], 1e-300)) >= 0.5
 
     def saddle(self, M: float) -> float:
-        """``s`` with mean ``M`` (bisection)."""
+        """``s`` with mean ``M``: Newton's method on the mean (increasing in ``s``, its derivative
+        the variance) kept inside a bisection bracket (a step that leaves it bisects instead)."""
         lo, hi = -700.0 / self.a.min(), 700.0 / self.a.min()
+        s = 0.0
         for _ in range(200):
-            mid = 0.5 * (lo + hi)
-            if self.moments(mid)[0] < M:
-                lo = mid
+            mu, var = self.moments(s)
+            if mu < M:
+                lo = s
             else:
-                hi = mid
-            if hi - lo <= 1e-15 * max(1.0, abs(mid)):
+                hi = s
+            if hi - lo <= 1e-15 * max(1.0, abs(s)):
                 break
-        return 0.5 * (lo + hi)
+            step = (M - mu) / var if var > 0 else math.inf
+            nxt = s + step
+            if not lo < nxt < hi:
+                nxt = 0.5 * (lo + hi)
+            elif abs(step) <= 1e-15 * max(1.0, abs(s)):
+                return nxt
+            s = nxt
+        return 0.5 * (lo + hi) if hi - lo <= 1e-15 * max(1.0, abs(s)) else s
 
     def _grid_len(self) -> int:
         return max(16 * self.amax, 4096)
@@ -459,7 +477,13 @@ class ContourLattice(BallLattice):
 
     def _sums_uncached(self, m_hi: int, prec: int) -> tuple[arb, arb]:
         """``(X, Y)`` for the classes ``m >= m_hi`` at ``prec`` bits from circles, else from the
-        ball-lattice polynomial (the base class caches). Guarantee: enclosure. Raises: nothing."""
+        ball-lattice polynomial (the base class caches); after :data:`GIVE_UP` sums in a row from
+        the polynomial and none from a circle, the polynomial only (planning a circle again at
+        each of an OptComp's thresholds cost 25 ms each for 10^4 mechanisms of eps 1, whose
+        thresholds lie where no circle serves). Guarantee: enclosure. Raises: nothing."""
+        if self.contour_sums == 0 and self.polynomial_sums >= GIVE_UP:
+            self.polynomial_sums += 1
+            return super()._sums_uncached(m_hi, prec)
         hit = self._contour(m_hi, prec)
         if hit is None:
             self.polynomial_sums += 1
@@ -537,9 +561,15 @@ class ContourLattice(BallLattice):
     def approx(self, lnt: float) -> tuple[float, float]:
         """``(ln S, d ln S / d ln t)`` in floating point for the search: each tail from the
         Gaussian model at the saddle point (the plan's model); where ``X - t Y`` cancels below the
-        model's accuracy, the evaluation in balls at 64 bits. Guarantee: approximate. Raises: nothing."""
+        model's accuracy, the evaluation in balls at 64 bits. Up to :data:`MODEL_GROUPS` groups the
+        ball-lattice kernel's model answers instead (tilted per threshold: its slope is the
+        better one where the per-mechanism eps is large, e.g. 2.3 times this model's for 10^4
+        mechanisms of eps 1, whose search then ended 80 classes off and Newton in balls walked
+        them one piece at a time, 4.5 s instead of 5 ms; with many groups it costs more, 0.63 s
+        against 0.44 s for 10^4 mechanisms with 491 distinct eps).
+        Guarantee: approximate. Raises: nothing."""
         lu, A = self._lu, self.A
-        if self._law is None or lu <= 0:
+        if self._law is None or lu <= 0 or len(self.live) <= MODEL_GROUPS:
             return super().approx(lnt)
         m_hi = max(0, math.floor((A + lnt / lu) / 2) + 1)
         if m_hi > A:
@@ -569,8 +599,8 @@ class ContourLattice(BallLattice):
 
 
 def contour_cost(groups_a: Sequence[tuple[int, int]], lu: float, prec: int) -> Optional[tuple[Estimate, Estimate]]:
-    """``(build, one evaluation)`` of the contour kernel, or None for one group (the windowed
-    kernel's case) and when its plan finds no circle at the typical threshold (4 standard
+    """``(build, one evaluation)`` of the contour kernel, or None for one group of fewer than
+    :data:`ONE_GROUP_MIN_K` mechanisms (the windowed kernel's case) and when its plan finds no circle at the typical threshold (4 standard
     deviations above the X law's mean; the kernel would answer from the ball-lattice polynomial).
 
     A circle costs ``n`` point evaluations of one complex exponential and logarithm per group
@@ -581,8 +611,10 @@ def contour_cost(groups_a: Sequence[tuple[int, int]], lu: float, prec: int) -> O
     builds one circle (X and Y share it; a threshold below the X law's mean needs a second),
     charged twice; one evaluation afterwards is ``n`` complex products (``2e-5`` s each).
     Guarantee: approximate (upper estimates). Raises: nothing."""
-    if len(groups_a) < 2 or max(a for a, _ in groups_a) > _MAX_EXPONENT:
-        return None  # one group: the windowed kernel's (and its sizes' checks); huge exponents: refused there
+    if not groups_a or max(a for a, _ in groups_a) > _MAX_EXPONENT:
+        return None  # huge exponents: refused there
+    if len(groups_a) == 1 and groups_a[0][1] < ONE_GROUP_MIN_K:
+        return None  # the windowed kernel's (its estimate, an upper bound, does not rank the two there)
     if lu * sum(a * n for a, n in groups_a) > MAX_SUM_EPS:
         return None  # OptComp's search over t = e^eps_g as an exact rational: the windowed kernels' (one ball)
     if sum(n for _, n in groups_a) < 2 * (prec + SLACK_BITS) * math.log(2):
@@ -607,8 +639,16 @@ def contour_cost(groups_a: Sequence[tuple[int, int]], lu: float, prec: int) -> O
     sweep = math.pi * L / room * (law.amax / BLOCK + 2) * 3e-6
     scale = _circle_prec(prec, plan) / 200
     nodes = plan.n * len(law.a) * 1e-5 * max(scale, 1.0)
-    build = Estimate(0.05 + 2 * (nodes + sweep), 2e6 + 64.0 * plan.n * len(law.a) + ALLOC_SLACK)
-    return build, Estimate(2e-5 * plan.n + 0.01, build.bytes)
+    build = Estimate(CONTOUR_BUILD_S + 2 * (nodes + sweep), 2e6 + 64.0 * plan.n * len(law.a) + ALLOC_SLACK)
+    return build, Estimate(2e-5 * plan.n + CONTOUR_EVAL_S, build.bytes)
+
+
+#: Fixed seconds of the contour kernel's build (the plan's float search for the circle: 1-3 ms
+#: for one to three groups, measured with ``benchmarks/bench_auto.py``'s compositions).
+CONTOUR_BUILD_S = 3e-3
+#: Fixed seconds of one evaluation (the threshold's plan check, the two tails' assembly in balls:
+#: measured 2-4 ms a delta_g for one group of 10^4 to 10^8 mechanisms, kernel build included).
+CONTOUR_EVAL_S = 2e-3
 
 
 # --------------------------------------------------------------------------
