@@ -232,12 +232,23 @@ def growth(args, fig) -> None:
     fig["time_exponent"] = (math.log(ts[-1]) - math.log(ts[0])) / (math.log(ks[-1]) - math.log(ks[0]))
 
 
+#: Address-space cap of the grid's process (the peers; see :func:`grid`).
+PEER_CAP_BYTES = 8 * 2**30
+
+
 def grid() -> None:
     """The DP-SGD grid against the cheap peer settings; resumable (each finished case is kept in
     docs/figures/accounting-grid.json)."""
     import itertools
 
     done = json.load(open(GRID_STATE)) if os.path.exists(GRID_STATE) else {}
+    # the peers run in this process: cap its address space so that a peer's grid beyond the cap
+    # raises MemoryError (recorded as its result) instead of the kernel's OOM killer ending the run
+    # (dp_accounting's PLD took 24 GiB at sigma 1, q 0.04, 10^5 steps); exactdp's own runs are
+    # separate processes, within the accountant's 2 GiB limit
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_AS, (PEER_CAP_BYTES, resource.getrlimit(resource.RLIMIT_AS)[1]))
     # cheapest first (fewer steps, more noise), so that a run stopped early covers the most cases
     cases = sorted(itertools.product(GRID_SIGMA, GRID_Q, GRID_K, GRID_DELTA), key=lambda c: (c[2], -c[0]))
     for n, (sigma, q, k, delta) in enumerate(cases, 1):
@@ -281,7 +292,8 @@ def grid_markdown(done, total) -> list:
           f"at 3 digits: median {statistics.median(secs):.2f} s, longest {max(secs):.1f} s, {refused} refused by "
           "the cost model. Each peer answer is judged against the certified enclosure (signed error: distance to "
           "it, 0 inside). Times are those of a low-priority run beside other work, not comparable to the targets' "
-          "section.",
+          f"section. The peers run with the process capped at {PEER_CAP_BYTES / 2**30:.0f} GiB of address space: a peer "
+          "beyond it counts as an error (MemoryError).",
           "",
           "| peer | answers | inside | above | below | unsound | invalid | errors | worst below | worst above | median time (exactdp's) |",
           "|---|---|---|---|---|---|---|---|---|---|---|"]
