@@ -3,7 +3,10 @@
 :class:`Accountant` keeps the composed events (counts, not copies) and answers each query by
 the two certified lattice bounds of :mod:`.lattice` (connect-the-dots above, the
 post-processing bound below), refining the lattice until the enclosure holds the digits
-asked or the cost model refuses.
+asked or the cost model refuses. Compositions of steps without atoms are re-binned on coarser
+lattices between the products (Accounting Lemma 13), keeping :func:`points_per_sd` points a
+standard deviation, so that their length grows about as the square root of their spread in
+steps of the discretisation, not as the spread itself.
 """
 
 from __future__ import annotations
@@ -111,6 +114,9 @@ class AccountingResult:
     (:mod:`exactdp.accounting.subsampled`): then ``h = 0``, ``points = 0`` and ``fixed_bits`` is
     the Arb precision its refinements start at. ``method`` says which: ``"lattice"``,
     ``"gdp-closed-form"`` or ``"subsampled-closed-form"``.
+
+    ``h`` is the step the steps were discretised on; ``points`` the length of the longest
+    composed distribution built (after re-binning, whose steps are ``h`` times powers of two).
 
     Guarantee: ``value`` is an enclosure of the true epsilon(delta) or delta(eps) of the
     composition under ``relation``.
@@ -349,11 +355,16 @@ class Accountant:
             shrink = math.sqrt(need / w_rel) * 0.9 if 0 < w_rel < math.inf else 0.25
             h_t[top] = float(h) * min(0.5, max(shrink, 1 / 256))
             # refused as soon as the predicted final lattice (not only the next one) is too large: the
-            # span and one step's window grow as 1/h, the re-binned composition stays near its cap
-            f = 1 / min(0.5, shrink)
-            est = _predicted(full * f, widest * f, n_full * f, digits)
+            # span and one step's window grow as 1/h, the re-binned composition more slowly
+
+            def final_points(dg: int) -> float:
+                sh = math.sqrt(10.0 ** -dg / 2 / w_rel) * 0.9 if 0 < w_rel < math.inf else 0.25
+                f = 1 / min(0.5, sh)
+                return _predicted(full * f, widest * f, n_full * f, dg)
+
+            est = final_points(digits)
             if est > MAX_POINTS:
-                fit = max(1, math.floor(digits - 2 * math.log10(est / MAX_POINTS)))
+                fit = next((dg for dg in range(digits - 1, 0, -1) if final_points(dg) <= MAX_POINTS), 1)
                 raise CostTooHigh(
                     "digits", f"{digits} digits would need a lattice of about {est:.3g} points, {_cost(est, len(dirs))}; "
                     f"the enclosure at {pts} points was [{float(lo_v):.8g}, {float(hi_v):.8g}]; faster: "

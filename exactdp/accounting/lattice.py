@@ -28,7 +28,11 @@ By Accounting Lemma 1, ``delta(eps) = P{L = inf} + sum_n c_n 2^-F (1 - e^{eps - 
 increasing in every mass and every loss, and a product of pairs composes by adding losses,
 so the products of the upper (lower) PLDs, with their rounding and cuts, stay upper (lower).
 Products are FLINT ``fmpz_poly`` products of exact integers; only the rounding back to ``F``
-bits is directed. Nothing here is a float except the choice of windows, bins and cuts (which
+bits is directed. Between the products of a power, a partial composition whose spread covers
+many points is re-binned on a lattice twice as coarse (:func:`coarsen`, Accounting Lemma 13):
+above by splitting each atom between the two coarse points around it with both masses kept,
+below by merging atoms into bins lifted exactly to a coarse point; both stay on their side for
+whatever is composed with them later, and both errors are second order in the coarse step. Nothing here is a float except the choice of windows, bins and cuts (which
 affects the width, never the validity) and the float search that proposes an epsilon
 (which is then decided in balls).
 """
@@ -839,6 +843,8 @@ def _coarsen_lower(d: LatticePLD, m: int) -> LatticePLD:
                     p = 0
     if pool:
         emit(c // m if bal <= 0 else lo // m, pool)
+    if not out:
+        return replace(d, poly=fmpz_poly([]), h=d.h * m, off=d.off // m)
     j0 = min(out)
     coeffs = [0] * (max(out) - j0 + 1)
     for j, u in out.items():
