@@ -28,7 +28,11 @@ By Accounting Lemma 1, ``delta(eps) = P{L = inf} + sum_n c_n 2^-F (1 - e^{eps - 
 increasing in every mass and every loss, and a product of pairs composes by adding losses,
 so the products of the upper (lower) PLDs, with their rounding and cuts, stay upper (lower).
 Products are FLINT ``fmpz_poly`` products of exact integers; only the rounding back to ``F``
-bits is directed. Nothing here is a float except the choice of windows, bins and cuts (which
+bits is directed. Between the products of a power, a partial composition whose spread covers
+many points is re-binned on a lattice twice as coarse (:func:`coarsen`, Accounting Lemma 13):
+above by splitting each atom between the two coarse points around it with both masses kept,
+below by merging atoms into bins lifted exactly to a coarse point; both stay on their side for
+whatever is composed with them later, and both errors are second order in the coarse step. Nothing here is a float except the choice of windows, bins and cuts (which
 affects the width, never the validity) and the float search that proposes an epsilon
 (which is then decided in balls).
 """
@@ -45,7 +49,7 @@ from ..links import implements
 from ..numbers import arb_of_fraction
 from .laws import LossLaw
 
-__all__ = ["LatticePLD", "discretise", "compose", "power", "delta_bound", "epsilon_bound", "aligned_step"]
+__all__ = ["LatticePLD", "discretise", "compose", "power", "coarsen", "coarsen_to", "on_step", "delta_bound", "epsilon_bound", "aligned_step"]
 
 
 @dataclass(frozen=True)
@@ -663,17 +667,189 @@ def compose(a: LatticePLD, b: LatticePLD, budget: int) -> LatticePLD:
     return _cut(out, budget)
 
 
-def power(d: LatticePLD, k: int, budget: int, progress=None) -> LatticePLD:
+def power(d: LatticePLD, k: int, budget: int, progress=None, resolution: Optional[tuple[float, float]] = None) -> LatticePLD:
     """``d`` composed with itself ``k`` times (binary powering from the top bit: each step
-    squares and, on a 1 bit, composes with ``d`` itself, a short product). Guarantee: as ``d``."""
+    squares and, on a 1 bit, composes with ``d`` itself, a short product). A product of ``j``
+    steps cuts at most ``budget j / k`` units a side (:func:`_cut`): what a partial result loses
+    is lost again by every later product, so the cuts add up to about ``budget log2(k)``, not
+    ``budget k / 2``.
+
+    ``resolution = (sd, r)``: with ``sd`` one step's standard deviation of the loss (a float
+    estimate), the partial result of ``j`` steps is re-binned on a lattice twice as coarse
+    (:func:`coarsen`, Accounting Lemma 13) before a square whenever its standard deviation
+    ``sd sqrt(j)`` would still span at least ``r`` points of the coarser lattice, and ``d`` with it
+    (each coarser copy of ``d`` made once); the result's step is then ``d.h`` times a power of two.
+    A float choice: only the width depends on it.
+    Guarantee: as ``d``.
+    """
+    bases = [d]  # d on the steps h, 2h, 4h, ...
+
+    def base_at(h: Fraction) -> LatticePLD:
+        while bases[-1].h < h:
+            bases.append(coarsen(bases[-1], 2))
+        return bases[-1]
+
     result = d
+    j = 1
     for bit in bin(k)[3:]:
-        result = compose(result, result, budget)
+        if resolution:
+            result = coarsen_to(result, resolution[0] * math.sqrt(j), resolution[1])
+        # mass cut from a partial result of j steps weighs k / j times in the end (the later
+        # products repeat it): its cut budget is budget j / k
+        j *= 2
+        result = compose(result, result, max(1, budget * j // k))
         if bit == "1":
-            result = compose(result, d, budget)
+            j += 1
+            result = compose(result, base_at(result.h), max(1, budget * j // k))
         if progress:
             progress()
     return result
+
+
+def coarsen_to(d: LatticePLD, sd: float, r: float) -> LatticePLD:
+    """``d`` (whose loss has standard deviation about ``sd``) re-binned on lattices twice as coarse
+    (:func:`coarsen`) while ``sd`` spans at least ``r`` points of the next one. Guarantee: as ``d``."""
+    while sd >= r * 2 * float(d.h):
+        d = coarsen(d, 2)
+    return d
+
+
+def on_step(d: LatticePLD, h: Fraction) -> LatticePLD:
+    """``d`` on the finer lattice of step ``h`` (``d.h`` a whole multiple of it): the same atoms,
+    exactly. Guarantee: exact (the same distribution). Raises: ValueError (not a divisor)."""
+    m = d.h / h
+    if m.denominator != 1 or m < 1:
+        raise ValueError("the lattice's step is not a whole multiple of the step")
+    if m == 1:
+        return d
+    m = int(m)
+    return replace(d, poly=d.poly.inflate(m), off=d.off * m, h=h)
+
+
+
+
+# -- coarsening between powers -----------------------------------------------------------------
+
+#: Extra bits of the coarsening's fixed-point weights beyond the masses' ``F`` (the weights are
+#: rounded up; this only sets how much mass the rounding adds).
+_WEIGHT_BITS = 64
+
+
+def _residue_polys(d: LatticePLD, m: int) -> tuple[list, int]:
+    """The coefficients of ``d`` by residue of their lattice index ``off + n`` modulo ``m``: lists
+    ``A_r`` (``A_r[j]``: the mass at index ``m (j0 + j) + r``) and ``j0``."""
+    cs = d.poly.coeffs()
+    pad = d.off % m
+    cs = [0] * pad + cs
+    cs += [0] * (-len(cs) % m)
+    return [cs[r::m] for r in range(m)], (d.off - pad) // m
+
+
+def _exp_units(x: Fraction, G: int, prec: int) -> int:
+    """``ceil(e^x 2^G)``, exactly (from a ball)."""
+    with workprec(prec):
+        return _units_up(arb_of_fraction(x).exp(), G)
+
+
+@implements("Accounting Lemma 13")
+def coarsen(d: LatticePLD, m: int = 2) -> LatticePLD:
+    """``d`` re-binned on the coarser lattice of step ``m h`` (the points of ``d``'s lattice whose
+    index is a multiple of ``m``; the lower bound's shift ``tau`` kept), on the same side.
+
+    * upper (Accounting Lemma 13 (a), the connect-the-dots split of a discrete atom): the mass
+      ``p`` at ``a + r h`` (``a`` a coarse point, ``0 < r < m``) goes to ``a`` and ``b = a + m h`` with
+      ``p_b = p (1 - e^{-r h}) / (1 - e^{-m h})`` and ``p_a = p - p_b`` (so both ``P``- and ``Q``-mass
+      are kept), weights rounded up to ``2^-(F + 64)`` and the sums up to ``2^-F``; the ``+inf`` mass
+      is kept;
+    * lower (Accounting Lemma 13 (b), merging): a sweep upwards gathers the atoms below a coarse
+      point ``c`` into a pool and then takes, from the atoms above ``c``, just the units (an atom
+      may be split: a randomised post-processing) that lift the pool's merged loss
+      ``-ln(sum p_i e^{-l_i} / sum p_i)`` to ``c`` or above, decided exactly in integers (each
+      ``e^{-(l_i - c)}`` rounded up); the pool goes to ``c``; a pool that cannot be lifted (the top
+      of the distribution, or a gap of more than ``4 m`` steps) goes to the coarse point at or
+      below its least atom. Each merged loss lies within about ``2 m h`` of its atoms, so the
+      loss is second order in ``m h`` as the split's is.
+
+    Guarantee: upper -> an upper PLD (its delta, and that of any composition with it, is at
+    least ``d``'s); lower -> a lower PLD. Exact integers throughout. Raises: ValueError (``m < 2``).
+    """
+    if m < 2:
+        raise ValueError("m must be at least 2")
+    if d.poly.length() == 0:
+        return replace(d, h=d.h * m, off=d.off // m)
+    return _coarsen_upper(d, m) if d.upper else _coarsen_lower(d, m)
+
+
+def _coarsen_upper(d: LatticePLD, m: int) -> LatticePLD:
+    G = d.F + _WEIGHT_BITS
+    prec = G + 64
+    res, j0 = _residue_polys(d, m)
+    acc = fmpz_poly(res[0]) * (1 << G)
+    with workprec(prec):
+        den = -((-_ball_i(m, d.h)).expm1())  # 1 - e^{-mh}
+        for r in range(1, m):
+            w = -((-_ball_i(r, d.h)).expm1()) / den  # share of the upper point b
+            wb = _units_up(w, G)
+            wa = _units_up(1 - w, G)
+            A = fmpz_poly(res[r])
+            acc += A * wa + A.left_shift(1) * wb
+    poly = -((-acc) // (1 << G))
+    return LatticePLD(poly, j0, d.inf, d.F, d.h * m, True, d.tau)
+
+
+def _coarsen_lower(d: LatticePLD, m: int) -> LatticePLD:
+    G = _WEIGHT_BITS + max(0, math.ceil(math.log2(float(m / d.h))))
+    one = 1 << G
+    K = 4 * m
+    prec = G + 64
+    # slack[t] >= (e^{-t h} - 1) 2^G for the atom t steps above the target (t < 0: below)
+    slack = {t: _exp_units(-t * d.h, G, prec) - one for t in range(-(m - 1), K + 1)}
+    if any(slack[t] >= 0 for t in range(1, K + 1)):
+        raise ValueError("lattice step too fine for the coarsening's weights")
+    cs = d.poly.coeffs()
+    out: dict = {}
+    i0 = d.off
+    pool = bal = c = lo = 0
+
+    def emit(j: int, units: int) -> None:
+        out[j] = out.get(j, 0) + units
+
+    for n, p in enumerate(cs):
+        if not p:
+            continue
+        p = int(p)
+        i = i0 + n
+        while p:
+            if pool == 0:
+                c = -((-i) // m) * m  # the least coarse point at or above the atom
+                lo = i
+            t = i - c
+            if t <= 0:
+                pool += p
+                bal += p * slack[t]
+                p = 0
+            elif t > K:  # a gap: the pool cannot reach c; it goes to the coarse point below its least atom
+                emit(lo // m, pool)
+                pool = bal = 0
+            else:
+                x = 0 if bal <= 0 else -(bal // slack[t])  # ceil(bal / (-slack[t])): the units that lift the pool to c
+                if x <= p:
+                    emit(c // m, pool + x)
+                    pool = bal = 0
+                    p -= x
+                else:
+                    pool += p
+                    bal += p * slack[t]
+                    p = 0
+    if pool:
+        emit(c // m if bal <= 0 else lo // m, pool)
+    if not out:
+        return replace(d, poly=fmpz_poly([]), h=d.h * m, off=d.off // m)
+    j0 = min(out)
+    coeffs = [0] * (max(out) - j0 + 1)
+    for j, u in out.items():
+        coeffs[j - j0] = u
+    return LatticePLD(fmpz_poly(coeffs), j0, d.inf, d.F, d.h * m, False, d.tau)
 
 
 # -- queries -----------------------------------------------------------------------------------

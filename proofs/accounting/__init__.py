@@ -1,7 +1,7 @@
 """Checks of the accounting lemmas: the mathematics of certified privacy-loss-distribution
 (PLD) accounting, numbered in ``STATEMENTS.md`` beside this file (this paper's text, with
 the published source of each statement); one module per lemma (``lemma_1.py`` ...
-``lemma_12.py``).
+``lemma_13.py``).
 
 Lemma 1 (hockey-stick divergence as an expectation of the privacy loss; composition is
 convolution; monotonicity), Lemmas 2-4 (Gaussian, Laplace, randomized response: pairs, loss
@@ -11,7 +11,9 @@ truncation and fixed-point rounding), Lemma 10 (add_remove is the maximum of the
 directions, each composed on its own), Lemma 11 (one Poisson-subsampled Gaussian step in
 closed form: the threshold of its monotone loss and two or three Gaussian tails),
 Lemma 12 (lattice tails as contour integrals and the
-bounds that certify the trapezoidal rule on a circle: the contour kernel of the engines).
+bounds that certify the trapezoidal rule on a circle: the contour kernel of the engines),
+Lemma 13 (re-binning a discrete loss law on a coarser lattice between powers: an atom split to
+the coarse points around it above, atoms merged into bins below).
 
 Shared transcriptions: ``_discrete`` (exact rational pairs, loss laws, hockey-stick
 divergences by definition and by the loss formula, products, the constructions of Lemmas
@@ -24,7 +26,7 @@ from __future__ import annotations
 import re
 
 #: The numbered statements, in order.
-NUMBERED = [f"Lemma {i}" for i in range(1, 13)]
+NUMBERED = [f"Lemma {i}" for i in range(1, 14)]
 
 _HEADING = re.compile(r"^## Lemma (\d+)\.\s*$", re.M)
 

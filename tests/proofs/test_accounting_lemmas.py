@@ -81,6 +81,7 @@ def _mutants():
         lemma_10,
         lemma_11,
         lemma_12,
+        lemma_13,
     )
 
     orig_law3, orig_lower, orig_cut_low = lemma_3.laplace_law, D.lattice_lower, D.cut_low
@@ -167,6 +168,18 @@ def _mutants():
             return xs
         return xs + mpmath.mpf(t) ** 2 * mpmath.log(2 * q * mpmath.exp(-1 / (2 * mpmath.mpf(t) ** 2)))
 
+    def split_linear(p_, i, m, r):  # P-mass kept by interpolating linearly in l (the Q-mass is not kept)
+        j = i // m
+        if i == m * j:
+            return [(i, p_)]
+        p_b = p_ * F(i - m * j, m)
+        return [(m * j, p_ - p_b), (m * (j + 1), p_b)]
+
+    def merged_mean_nearest(parts, m, r):  # the P-weighted mean of the indices, at its nearest coarse point
+        P = sum(q for _, q in parts)
+        mean = sum(i * q for i, q in parts) / P
+        return m * round(mean / m)
+
     return [
         ("Lemma 1", lemma_1, "formula", no_inf_mass),
         ("Lemma 2", G, "gauss_delta", bw_wrong),
@@ -191,6 +204,8 @@ def _mutants():
         ("Lemma 12", lemma_12, "sin_ratio", lambda: mpmath.mpf(24) / 25),
         ("Lemma 12", lemma_12, "rule_bound", rule_twice),
         ("Lemma 12", lemma_12, "integrand", integrand_squared_pole),
+        ("Lemma 13", lemma_13, "split_atom", split_linear),
+        ("Lemma 13", lemma_13, "merged_point", merged_mean_nearest),
     ]
 
 
