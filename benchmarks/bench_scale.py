@@ -80,15 +80,15 @@ def exactdp_case(eps: str, k: int) -> dict:
         for dg in DELTAS:
             t0 = time.perf_counter()
             r = optcomp(comp, dg, engine="certified", digits=30)
-            out["eps_q"].append({"delta_g": dg, "s": time.perf_counter() - t0, "lower": str(r.lower),
-                                 "upper": str(r.upper), "method": r.method})
+            out["eps_q"].append({"delta_g": dg, "s": time.perf_counter() - t0, "lower": _end(r.lower, False),
+                                 "upper": _end(r.upper, True), "method": r.method})
         e1 = Fraction(out["eps_q"][0]["lower"])
         for f in FACTORS:
             eg = e1 * f
             t0 = time.perf_counter()
             r = composed_delta(comp, eps_g=eg, engine="certified", digits=30)
-            out["delta_q"].append({"eps_g": str(eg), "s": time.perf_counter() - t0, "lower": str(r.lower),
-                                   "upper": str(r.upper), "method": r.method})
+            out["delta_q"].append({"eps_g": str(eg), "s": time.perf_counter() - t0, "lower": _end(r.lower, False),
+                                   "upper": _end(r.upper, True), "method": r.method})
     except CostTooHigh as e:
         out["refused"] = str(e).split(";")[0][:160]
     return out
@@ -124,6 +124,19 @@ def peer_case(eps: str, k: int, eqs: list, timeout: float) -> dict:
     return r
 
 
+def _end(x: Fraction, up: bool) -> str:
+    """An enclosure's end as text: exact when short, else a 36-digit decimal rounded outwards (a
+    delta_g of 10^9 mechanisms of eps 1 is about e^(-2.3e8): its exact ends have 10^8 digits)."""
+    if x.numerator.bit_length() + x.denominator.bit_length() < 4000:
+        return str(x)
+    import mpmath
+
+    with mpmath.workprec(160):
+        v = mpmath.mpf(x.numerator) / x.denominator
+        v = v * (1 + mpmath.mpf(10) ** -33) if up == (v > 0) else v * (1 - mpmath.mpf(10) ** -33)
+        return mpmath.nstr(v, 36, min_fixed=-1, max_fixed=1)
+
+
 def signed_error(v: float, lo: str, hi: str) -> str:
     """Signed error of a peer's value against the enclosure [lo, hi] (0 inside it): relative to the
     nearest end, or absolute ("abs") when that end is 0 (exactdp's delta_g is exactly 0 there)."""
@@ -146,6 +159,9 @@ def slope(points: list) -> float:
 
 def run(quick: bool, peer_timeout: float) -> dict:
     ks = [10, 1000, 10**5, 10**7, 10**9] if quick else KS
+    # the one-time import of NumPy (60-110 ms; benchmarks/bench_startup.py measures a first call) is
+    # paid here, not by the first case whose kernel needs it
+    import numpy  # noqa: F401
     have_peer = importlib.util.find_spec("dp_accounting") is not None
     peer_version = None
     if have_peer:
