@@ -23,6 +23,7 @@ import sys
 from fractions import Fraction
 
 import pytest
+from _lattice import U, lattice_case
 
 from exactdp import composed_delta, mechanisms, optcomp
 from exactdp._backend import arb, workprec
@@ -35,7 +36,6 @@ from exactdp.errors import CostTooHigh, InvalidArgument
 from exactdp.numbers import RatExp
 
 BL = "lattice-balls"
-U = Fraction(11, 10)
 
 
 def within(enc, x: Fraction) -> bool:
@@ -45,14 +45,6 @@ def within(enc, x: Fraction) -> bool:
 def rel_width(enc) -> float:
     mid = (enc.lower + enc.upper) / 2
     return float((enc.upper - enc.lower) / mid) if mid else float(enc.upper - enc.lower)
-
-
-def lattice_case(spec, delta=0):
-    """``spec``: [(a, n)]: n mechanisms with e^eps = (11/10)^a (and delta)."""
-    exp_eps = []
-    for a, n in spec:
-        exp_eps += [U**a] * n
-    return mechanisms(exp_eps=exp_eps, delta=delta), sum(a * n for a, n in spec)
 
 
 CASES = [

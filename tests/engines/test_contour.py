@@ -22,15 +22,14 @@ No expected value comes from the kernel under test.
 
 from __future__ import annotations
 
-import json
 import random
-import subprocess
 import sys
 from collections import Counter
 from fractions import Fraction
 
 import mpmath
 import pytest
+from _lattice import U, lattice_case, optcomp_peak
 
 from exactdp import composed_delta, mechanisms, optcomp
 from exactdp._backend import arb, fmpq, fmpz_poly, workprec
@@ -42,7 +41,6 @@ from exactdp.numbers import RatExp
 from exactdp_proofs._reference import subset_formula_delta
 
 CT = "lattice-contour"
-U = Fraction(11, 10)
 
 
 def count_poly(groups) -> list[int]:
@@ -119,13 +117,6 @@ def test_tail_contains_the_tail_for_a_transcendental_base():
                 rb = arb(int(man)) * arb(2) ** int(ex)
                 assert v.overlaps(rb + arb(0, abs(rb) * arb(2) ** -380)), (M, sign)
             assert v.rel_accuracy_bits() >= 100
-
-
-def lattice_case(spec, delta=0):
-    exp_eps = []
-    for a, n in spec:
-        exp_eps += [U**a] * n
-    return mechanisms(exp_eps=exp_eps, delta=delta), sum(a * n for a, n in spec)
 
 
 CASES = [
@@ -223,33 +214,11 @@ def test_ten_thousand_heterogeneous_agrees_with_the_ball_lattice_kernel():
     assert float((a.upper - a.lower) / a.lower) < 1e-29
 
 
-CHILD = r"""
-import json, random, sys
-from fractions import Fraction
-def hwm():
-    for line in open('/proc/self/status'):
-        if line.startswith('VmHWM'):
-            return int(line.split()[1]) * 1024
-from exactdp import mechanisms, optcomp
-from exactdp.engines.base import Prepared
-from exactdp.engines.costs import EVALS_OPTCOMP
-from exactdp.numbers import digits_to_bits
-rng = random.Random(0)
-ms = mechanisms(eps=[Fraction(rng.randint(10, 500), 1000) for _ in range(int(sys.argv[1]))])
-prep = Prepared(ms, "lattice-contour")
-b, e = prep.struct.estimate("arb", digits_to_bits(30) + 32)
-optcomp(mechanisms(eps=["0.1", "0.2"] * 150), "1e-5", method="lattice-contour")  # the modules loaded first
-base = hwm()
-r = optcomp(ms, "1e-5", method="lattice-contour")
-print(json.dumps({"method": r.method, "peak": hwm() - base, "estimate": b.then(e, EVALS_OPTCOMP).bytes}))
-"""
-
-
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc/self/status")
 def test_the_memory_estimate_bounds_the_peak():
-    p = subprocess.run([sys.executable, "-c", CHILD, "3000"], capture_output=True, text=True, timeout=600)
-    assert p.returncode == 0, p.stderr[-2000:]
-    r = json.loads(p.stdout.strip().splitlines()[-1])
+    rng = random.Random(0)
+    eps = [Fraction(rng.randint(10, 500), 1000) for _ in range(3000)]
+    r = optcomp_peak(CT, eps, warm=["0.1", "0.2"] * 150)
     assert r["method"] == CT
     assert r["peak"] <= r["estimate"] <= max(40 * r["peak"], 50 * 2**20), r
 
