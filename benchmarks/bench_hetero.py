@@ -82,25 +82,22 @@ def main() -> int:
         if n == 1000:
             rows += query_rows(lambda eps=eps: mechanisms(eps=eps), ["1e-5"], [], method="lattice-balls")
         md += [f"### n = {n}", "", *table_lines(rows), ""]
-        try:
-            secs, v = autodp_epsilon(eps, 1e-5)
-        except ImportError:
-            print("autodp not installed: its row is left out", flush=True)
-        else:
-            line = (f"autodp RDP (PureDP, composed with counts) on the same {n}: eps_g = {v:.6f} (an upper bound) in "
-                    f"{secs:.3f} s; exactdp's certified OptComp / autodp time: {ours / secs:.1f}")
+        peers = [("autodp", autodp_epsilon,
+                  lambda secs, v: f"autodp RDP (PureDP, composed with counts) on the same {n}: eps_g = {v:.6f} (an upper "
+                                  f"bound) in {secs:.3f} s; exactdp's certified OptComp / autodp time: {ours / secs:.1f}")]
+        if n == 1000:
+            peers.append(("dp_accounting", pld_epsilon,
+                          lambda secs, v: f"dp_accounting PLD (interval 1e-4, pessimistic) on the same {n}: eps_g = {v:.6f} "
+                                          f"in {secs:.2f} s; exactdp's certified OptComp / PLD time: {ours / secs:.3f}"))
+        for name, run, describe in peers:
+            try:
+                secs, v = run(eps, 1e-5)
+            except ImportError:
+                print(f"{name} not installed: its row is left out", flush=True)
+                continue
+            line = describe(secs, v)
             print(line, flush=True)
             md += [line, ""]
-        if n == 1000:
-            try:
-                secs, v = pld_epsilon(eps, 1e-5)
-            except ImportError:
-                print("dp_accounting not installed: its row is left out", flush=True)
-            else:
-                line = (f"dp_accounting PLD (interval 1e-4, pessimistic) on the same {n}: eps_g = {v:.6f} in "
-                        f"{secs:.2f} s; exactdp's certified OptComp / PLD time: {ours / secs:.3f}")
-                print(line, flush=True)
-                md += [line, ""]
     write_section("hetero", "\n".join(md))
     return 0
 
