@@ -726,8 +726,6 @@ def on_step(d: LatticePLD, h: Fraction) -> LatticePLD:
     return replace(d, poly=d.poly.inflate(m), off=d.off * m, h=h)
 
 
-
-
 # -- coarsening between powers -----------------------------------------------------------------
 
 #: Extra bits of the coarsening's fixed-point weights beyond the masses' ``F`` (the weights are

@@ -226,11 +226,17 @@ HYPGEOM_MAX_PREC = 320
 HYPGEOM_MIN_TERMS = 20000
 
 
+def _hypgeom_scale(prec: int) -> float:
+    """How the hypergeometric function's cost grows with the precision, relative to 150 bits (as
+    its square, measured)."""
+    return (prec / 150) ** 2
+
+
 def hypgeom_min_terms(prec: int) -> float:
     """The window length beyond which the hypergeometric function is cheaper at ``prec`` bits
     (:data:`HYPGEOM_MIN_TERMS` scaled with the square of the precision, as measured).
     Guarantee: approximate (a choice of method only). Raises: nothing."""
-    return HYPGEOM_MIN_TERMS * (prec / 150) ** 2
+    return HYPGEOM_MIN_TERMS * _hypgeom_scale(prec)
 
 
 def _decays(k: int, lx: float, m0: int, up: bool) -> bool:
@@ -615,7 +621,7 @@ def windowed_cost(k: int, lw: float, prec: int) -> tuple[Estimate, Estimate]:
     build = Estimate(1e-4 + 1e-7 * tab, 64.0 * tab + ALLOC_SLACK)
     tail = n * WINDOW_TERM_S * (1 + prec / 1024)
     if prec <= HYPGEOM_MAX_PREC:  # a long window is one hypergeometric function instead
-        tail = min(tail, HYPGEOM_S * (prec / 150) ** 2)
+        tail = min(tail, HYPGEOM_S * _hypgeom_scale(prec))
     return build, Estimate(2 * tail + WINDOWED_EVAL_S, 64.0 * 4 * n + ALLOC_SLACK)
 
 
